@@ -1,0 +1,87 @@
+import type { CaseStatus } from './status.js';
+import type { Actor } from '../permissions/roles.js';
+
+export type Priority = 'Normal' | 'High';
+export const PRIORITIES: readonly Priority[] = ['Normal', 'High'];
+export const CASE_TYPE = 'Clear Aligner';
+
+export type FileType = 'STL' | 'Photo' | 'Document' | 'Simulation Video' | 'External Link';
+export const FILE_TYPES: readonly FileType[] = ['STL', 'Photo', 'Document', 'Simulation Video', 'External Link'];
+
+export interface CaseFile {
+  name: string;
+  type: FileType;
+  url: string;
+  /** '1.23 MB', or 'Link' for links. */
+  size: string;
+}
+
+export interface WorkflowStep {
+  name: CaseStatus;
+  completed: boolean;
+  date: string | null;
+  assignedTo: string;
+}
+
+export interface Note {
+  id: string;
+  author: string;
+  role: string;
+  text: string;
+  timestamp: string;
+}
+
+export type StageStatus = 'Not Started' | 'In Progress' | 'Completed';
+
+export interface StagingEntry {
+  stageNumber: number;
+  status: StageStatus;
+  startDate: string | null;
+  endDate: string | null;
+}
+
+export interface CaseFee {
+  amount: number;
+  currency: 'USD';
+  paidAt: string;
+}
+
+/** One shape everywhere: the decider's state, the read model row and the API's Case. */
+export interface Case {
+  id: string;
+  patientName: string;
+  doctorName: string;
+  clinicName: string;
+  assignedDoctorUsername: string | null;
+  type: typeof CASE_TYPE;
+  status: CaseStatus;
+  statusEnteredAt: string;
+  priority: Priority;
+  onHold: boolean;
+  createdDate: string;
+  deliveryDate: string | null;
+  assignedTechnicians: string[];
+  alignerWorkflow: WorkflowStep[];
+  files: CaseFile[];
+  notes: Note[];
+  treatmentPlanNotes: string;
+  simulationVideoUrl: string;
+  simulationExternalLink: string;
+  price: number | null;
+  upperSheets: number | null;
+  lowerSheets: number | null;
+  staging: StagingEntry[];
+  stageWearTimeInDays: number;
+  createdBy: Actor;
+  fee: CaseFee | null;
+  /** The stream version: how many events made this state. */
+  version: number;
+  /** Set by CaseDeleted; a deleted case is invisible to every read and command. */
+  deleted?: boolean;
+}
+
+export const DEFAULT_ASSIGNEE = 'Tech Team';
+export const UNASSIGNED = 'Unassigned';
+export const DEFAULT_STAGE_WEAR_DAYS = 15;
+export const DOCTOR_CASE_FEE = 50;
+export const DEFAULT_DUE_IN_DAYS = 14;

@@ -1,0 +1,80 @@
+import type { Actor } from '../permissions/roles.js';
+import type { Case, CaseFile, Priority, StageStatus } from './case.js';
+import type { CaseStatus } from './status.js';
+
+export interface CaseDetails {
+  patientName: string;
+  doctorName: string;
+  clinicName: string;
+  priority: Priority;
+  deliveryDate: string | null;
+  treatmentPlanNotes: string;
+  simulationVideoUrl: string;
+  simulationExternalLink: string;
+}
+
+export type EditableCaseField = keyof CaseDetails;
+
+/** Every fact of a case's life. Event data is stored as is and never changes once written. */
+export type CaseEventData =
+  | {
+      type: 'CaseCreated';
+      data: Omit<CaseDetails, 'simulationVideoUrl' | 'simulationExternalLink'> & {
+        id: string;
+        assignedDoctorUsername: string | null;
+        files: CaseFile[];
+        price: number | null;
+        upperSheets: number | null;
+        lowerSheets: number | null;
+        fee: { amount: number; currency: 'USD' } | null;
+      };
+    }
+  | { type: 'CaseApproved'; data: { doctorUsername: string } }
+  | { type: 'CaseRejected'; data: { reason: string } }
+  | { type: 'StageAdvanced'; data: { from: CaseStatus; to: CaseStatus } }
+  | { type: 'TreatmentPlanApproved'; data: Record<string, never> }
+  | { type: 'ChangesRequested'; data: { comment: string } }
+  | { type: 'CaseHeld'; data: Record<string, never> }
+  | { type: 'CaseResumed'; data: Record<string, never> }
+  | { type: 'CaseDetailsEdited'; data: { changes: Partial<CaseDetails> } }
+  | {
+      type: 'PricingUpdated';
+      data: { price: number | null; upperSheets: number | null; lowerSheets: number | null };
+    }
+  | { type: 'SimulationLinksSaved'; data: { simulationVideoUrl: string; simulationExternalLink: string } }
+  | { type: 'StageAssigneeChanged'; data: { stage: CaseStatus; assignee: string; viaQr: boolean } }
+  | { type: 'QrAssignmentKept'; data: { stage: CaseStatus; owner: string } }
+  | { type: 'NoteAdded'; data: { text: string } }
+  | { type: 'AlignerStageChanged'; data: { stageNumber: number; status: StageStatus; viaScan?: boolean } }
+  | { type: 'CaseDeleted'; data: Record<string, never> }
+  /** A case brought in whole by a restore; its earlier history lives in the backup, not here. */
+  | { type: 'CaseImported'; data: { case: Omit<Case, 'version'> } };
+
+export type CaseEventType = CaseEventData['type'];
+
+/** An event as evolve sees it: what happened, by whom, when. */
+export type CaseEvent = CaseEventData & { actor: Actor; at: string };
+
+export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
+  'CaseCreated',
+  'CaseApproved',
+  'CaseRejected',
+  'StageAdvanced',
+  'TreatmentPlanApproved',
+  'ChangesRequested',
+  'CaseHeld',
+  'CaseResumed',
+  'CaseDetailsEdited',
+  'PricingUpdated',
+  'SimulationLinksSaved',
+  'StageAssigneeChanged',
+  'QrAssignmentKept',
+  'NoteAdded',
+  'AlignerStageChanged',
+  'CaseDeleted',
+  'CaseImported',
+];
+
+export function caseStreamId(caseId: string): string {
+  return `case-${caseId}`;
+}

@@ -1,0 +1,142 @@
+import { isAdminUsername, parseRole, sameUsername, type Actor, type Role } from '../permissions/roles.js';
+import { can } from '../permissions/permissions.js';
+import { checkText, LIMITS } from '../validation/validation.js';
+import type { Rejection } from '../case/decide.js';
+
+export const USER_TEXTS = {
+  emptyCredentials: 'Username and password cannot be empty.',
+  taken: (name: string) => `Username "${name}" is already taken.`,
+  adminUndeletable: 'The default admin user cannot be deleted.',
+  unknownRole: (role: string) => `Unknown role "${role}".`,
+  notFound: 'User not found.',
+  managerOnly: 'Only a manager can manage users.',
+  invalidLogin: 'Invalid username or password.',
+  usernameCharacters: 'Usernames may use letters, digits, dots, dashes and underscores.',
+  adminStaysManager: 'The default admin user must stay a Manager.',
+} as const;
+
+export interface User {
+  username: string;
+  role: Role;
+  email: string | null;
+  activationSoundEnabled: boolean;
+}
+
+export interface UserState extends User {
+  passwordHash: string;
+  deleted: boolean;
+  version: number;
+}
+
+export type UserEventData =
+  | { type: 'UserCreated'; data: { username: string; role: Role; email: string | null; passwordHash: string } }
+  | {
+      type: 'UserUpdated';
+      data: { changes: Partial<Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash'>> };
+    }
+  | { type: 'UserDeleted'; data: Record<string, never> }
+  | { type: 'UserImported'; data: { user: User & { passwordHash: string } } };
+
+export function userStreamId(username: string): string {
+  return `user-${username.toLowerCase()}`;
+}
+
+export function evolveUser(state: UserState | null, event: UserEventData): UserState {
+  const version = (state?.version ?? 0) + 1;
+  switch (event.type) {
+    case 'UserCreated':
+      return { ...event.data, activationSoundEnabled: true, deleted: false, version };
+    case 'UserImported':
+      return { ...event.data.user, deleted: false, version };
+    case 'UserUpdated':
+      return { ...state!, ...event.data.changes, version };
+    case 'UserDeleted':
+      return { ...state!, deleted: true, version };
+  }
+}
+
+export function publicUser(state: UserState): User {
+  const { username, role, email, activationSoundEnabled } = state;
+  return { username, role, email, activationSoundEnabled };
+}
+
+const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+export interface NewUserInput {
+  username?: unknown;
+  password?: unknown;
+  role?: unknown;
+  email?: unknown;
+}
+
+/** Checks the Add User form; the password is kept exactly as typed, only its emptiness is judged trimmed. */
+export function checkNewUser(
+  input: NewUserInput,
+): { value: { username: string; password: string; role: Role; email: string | null } } | { rejection: Rejection } {
+  const username = typeof input.username === 'string' ? input.username.trim() : '';
+  const password = typeof input.password === 'string' ? input.password : '';
+  if (!username || !password.trim()) return { rejection: { kind: 'invalid', message: USER_TEXTS.emptyCredentials } };
+  if (username.length > LIMITS.username || password.length > LIMITS.password) {
+    return { rejection: { kind: 'invalid', message: 'Username or password is too long.' } };
+  }
+  if (!USERNAME_PATTERN.test(username)) return { rejection: { kind: 'invalid', message: USER_TEXTS.usernameCharacters } };
+  const role = parseRole(input.role ?? 'Technician');
+  if (!role) return { rejection: { kind: 'invalid', message: USER_TEXTS.unknownRole(String(input.role)) } };
+  const email = checkEmail(input.email);
+  if ('error' in email) return { rejection: { kind: 'invalid', message: email.error } };
+  return { value: { username, password, role, email: email.value } };
+}
+
+export function checkEmail(value: unknown): { value: string | null } | { error: string } {
+  if (value === undefined || value === null || value === '') return { value: null };
+  const email = checkText('Email', value, { max: LIMITS.email });
+  if ('error' in email) return email;
+  return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.value) ? { value: email.value } : { error: 'Email is not valid.' };
+}
+
+export type UserCommand =
+  | { type: 'CreateUser'; user: { username: string; role: Role; email: string | null; passwordHash: string } }
+  | {
+      type: 'UpdateUser';
+      changes: Partial<Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash'>>;
+    }
+  | { type: 'DeleteUser' };
+
+export type UserDecision = { ok: true; events: UserEventData[] } | { ok: false; rejection: Rejection };
+
+/** `actor` null is the system itself (first start, demo seed). */
+export function decideUser(
+  state: UserState | null,
+  command: UserCommand,
+  actor: Actor | null,
+  username: string,
+): UserDecision {
+  const live = state && !state.deleted ? state : null;
+  const isManager = !actor || can(actor.role, 'manageUsers');
+  const fail = (kind: Rejection['kind'], message: string): UserDecision => ({ ok: false, rejection: { kind, message } });
+  switch (command.type) {
+    case 'CreateUser':
+      if (!isManager) return fail('forbidden', USER_TEXTS.managerOnly);
+      if (live) return fail('conflict', USER_TEXTS.taken(command.user.username));
+      return { ok: true, events: [{ type: 'UserCreated', data: command.user }] };
+    case 'UpdateUser': {
+      if (!live) return fail('not_found', USER_TEXTS.notFound);
+      const self = !!actor && sameUsername(actor.username, live.username);
+      if (!isManager && (!self || command.changes.role !== undefined)) return fail('forbidden', USER_TEXTS.managerOnly);
+      if (isAdminUsername(live.username) && command.changes.role && command.changes.role !== 'Manager') {
+        return fail('invalid', USER_TEXTS.adminStaysManager);
+      }
+      const changes = Object.fromEntries(
+        Object.entries(command.changes).filter(
+          ([field, value]) => value !== undefined && value !== live[field as keyof UserState],
+        ),
+      );
+      return { ok: true, events: Object.keys(changes).length ? [{ type: 'UserUpdated', data: { changes } }] : [] };
+    }
+    case 'DeleteUser':
+      if (!isManager) return fail('forbidden', USER_TEXTS.managerOnly);
+      if (isAdminUsername(username)) return fail('invalid', USER_TEXTS.adminUndeletable);
+      if (!live) return fail('not_found', USER_TEXTS.notFound);
+      return { ok: true, events: [{ type: 'UserDeleted', data: {} }] };
+  }
+}

@@ -1,0 +1,81 @@
+/** Limits the spec leaves open, chosen so that no field can carry a runaway payload. */
+export const LIMITS = {
+  name: 200,
+  username: 64,
+  password: 256,
+  email: 254,
+  notes: 10_000,
+  noteText: 5_000,
+  reason: 2_000,
+  url: 2_048,
+  maxPrice: 1_000_000,
+  maxSheets: 200,
+  maxFiles: 20,
+} as const;
+
+/** A decimal from a number or a numeric string; anything else (empty, 'abc', null) is absent. */
+export function parseDecimal(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+/** An integer from a number or a numeric string; a non-integer or non-numeric value is absent. */
+export function parseInteger(value: unknown): number | undefined {
+  const parsed = typeof value === 'string' && /^[+-]?\d+$/.test(value.trim()) ? Number(value) : value;
+  return typeof parsed === 'number' && Number.isInteger(parsed) ? parsed : undefined;
+}
+
+export function isHttpUrl(value: string): boolean {
+  if (value.length > LIMITS.url) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A calendar date 'YYYY-MM-DD' that exists. */
+export function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+export function addDays(isoDate: string, days: number): string {
+  const date = new Date(isoDate);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+// Control characters other than tab and newlines never belong in a form field.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Trimmed text or a message saying why it is not acceptable. */
+export function checkText(
+  label: string,
+  value: unknown,
+  { required = false, max = LIMITS.name }: { required?: boolean; max?: number } = {},
+): { value: string } | { error: string } {
+  if (value === undefined || value === null) {
+    return required ? { error: `${label} is required.` } : { value: '' };
+  }
+  if (typeof value !== 'string') return { error: `${label} must be text.` };
+  const trimmed = value.trim();
+  if (required && trimmed === '') return { error: `${label} is required.` };
+  if (trimmed.length > max) return { error: `${label} must be at most ${max} characters.` };
+  if (CONTROL_CHARACTERS.test(trimmed)) return { error: `${label} contains invalid characters.` };
+  return { value: trimmed };
+}
+
+export function formatFileSize(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+export function formatPrice(price: number | null | undefined): string {
+  return price === null || price === undefined ? 'N/A' : `$${price.toFixed(2)}`;
+}
