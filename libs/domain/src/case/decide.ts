@@ -312,9 +312,17 @@ function checkFiles(value: unknown): { value: CaseFile[] } | { error: string } {
     if ('error' in name || 'error' in url || 'error' in size || !type) {
       return { error: 'Each file needs a name, a url, a size and a known type.' };
     }
+    if (!isHttpUrl(url.value) && !isLocalPath(url.value)) {
+      return { error: `File url of "${name.value}" must be an http(s) URL or a stored file.` };
+    }
     files.push({ name: name.value, type, url: url.value, size: size.value });
   }
   return { value: files };
+}
+
+/** A path on this server, such as an upload's url; never protocol-relative. */
+function isLocalPath(value: string): boolean {
+  return value.startsWith('/') && !value.startsWith('//') && !/[\s\\]/.test(value);
 }
 
 type Pricing = { price: number | null; upperSheets: number | null; lowerSheets: number | null };

@@ -1,0 +1,49 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from './auth/auth.module.js';
+import { CaseImportService } from './cases/case-import.service.js';
+import { CasesModule } from './cases/cases.module.js';
+import { HttpExceptionFilter } from './common/http-exception.filter.js';
+import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { EventStoreModule } from './event-store/event-store.module.js';
+import { HealthModule } from './health/health.module.js';
+import { RedisModule } from './redis/redis.module.js';
+import { SeedService } from './seed/seed.service.js';
+import { UsersModule } from './users/users.module.js';
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          url: databaseUrl,
+          entities: [],
+          synchronize: false,
+          extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 20) },
+        }),
+        CqrsModule.forRoot(),
+        EventEmitterModule.forRoot(),
+        EventStoreModule,
+        RedisModule,
+        UsersModule,
+        AuthModule,
+        CasesModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        CaseImportService,
+        SeedService,
+      ],
+      exports: [APP_CONFIG, CaseImportService],
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { Logger, type INestApplication, type LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
+import { join } from 'node:path';
+import { AppModule } from './app.module.js';
+import { jsonBody } from './common/body-parsers.js';
+import { createValidationPipe } from './common/validation.js';
+import type { AppConfig } from './config/config.js';
+import { runMigrations } from './database/migrations.js';
+import { SeedService } from './seed/seed.service.js';
+import { serveSpa } from './spa/serve-spa.js';
+
+export interface CreateAppOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  logger?: LoggerService | false;
+  /** Where the built SPA lives; defaults to frontend/dist of this checkout. */
+  spaDir?: string;
+}
+
+/** Builds the whole HTTP application on a migrated, seeded database. Used by main and by tests. */
+export async function createApp(options: CreateAppOptions): Promise<INestApplication> {
+  const { config, databaseUrl } = options;
+  await runMigrations(databaseUrl);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
+    bodyParser: false,
+    logger: options.logger ?? new Logger(),
+  });
+  app.set('trust proxy', 'loopback');
+  app.disable('x-powered-by');
+  const api = `${config.basePath}api`;
+  // A restore carries a whole lab's data; everything else is a small form.
+  app.use(`${api}/restore`, jsonBody('200mb'));
+  app.use(jsonBody('1mb'));
+  app.use(cookieParser());
+  app.setGlobalPrefix(api.slice(1));
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+  serveSpa(app, config.basePath, options.spaDir ?? join(__dirname, '..', '..', 'frontend', 'dist'));
+  await app.get(SeedService).seedEmptyStore();
+  return app;
+}

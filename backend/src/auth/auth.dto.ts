@@ -1,0 +1,15 @@
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+
+export class LoginDto {
+  @IsString({ message: 'Username is required.' })
+  @MaxLength(256)
+  username!: string;
+
+  @IsString({ message: 'Password is required.' })
+  @MaxLength(1024)
+  password!: string;
+
+  @IsOptional()
+  @IsBoolean()
+  rememberMe?: boolean;
+}

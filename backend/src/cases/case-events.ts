@@ -1,0 +1,12 @@
+import type { CaseEvent } from '@alignerflow/domain';
+import type { RecordedEvent } from '../event-store/event-store.js';
+
+/** A stored event as the domain's evolve reads it. */
+export function toCaseEvent(recorded: RecordedEvent): CaseEvent {
+  return {
+    type: recorded.type,
+    data: recorded.data,
+    actor: recorded.metadata.actor ?? { username: 'system', role: 'Manager' },
+    at: recorded.recordedAt,
+  } as CaseEvent;
+}

@@ -1,0 +1,221 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { CASE_TEXTS, parseInteger, parseStatus, type Actor, type Case } from '@alignerflow/domain';
+import type { Request, Response } from 'express';
+import { CorrelationId, CurrentActor } from '../common/current-actor.js';
+import { rejectWith } from '../common/domain-rejection.js';
+import { withEtag } from '../common/etag.js';
+import { requireCapability } from '../common/require-capability.js';
+import { CasesQueries } from './cases.queries.js';
+import {
+  AddNoteDto,
+  AdvanceStageDto,
+  ApproveCaseDto,
+  AssigneeDto,
+  ConcurrencyDto,
+  CreateCaseDto,
+  PricingDto,
+  RejectCaseDto,
+  RequestChangesDto,
+  ScanDto,
+  SimulationLinksDto,
+} from './cases.dto.js';
+import { AddNoteCommand } from './commands/add-note.command.js';
+import { AdvanceStageCommand } from './commands/advance-stage.command.js';
+import { ApproveCaseCommand } from './commands/approve-case.command.js';
+import { ApproveTreatmentPlanCommand } from './commands/approve-treatment-plan.command.js';
+import { CompleteAlignerStageCommand } from './commands/complete-aligner-stage.command.js';
+import { CreateCaseCommand } from './commands/create-case.command.js';
+import { DeleteCaseCommand } from './commands/delete-case.command.js';
+import { EditCaseCommand } from './commands/edit-case.command.js';
+import { GenerateCaseQrCommand } from './commands/generate-case-qr.command.js';
+import { HoldCaseCommand } from './commands/hold-case.command.js';
+import { ReassignStageCommand } from './commands/reassign-stage.command.js';
+import { RejectCaseCommand } from './commands/reject-case.command.js';
+import { ReopenAlignerStageCommand } from './commands/reopen-aligner-stage.command.js';
+import { RequestChangesCommand } from './commands/request-changes.command.js';
+import { ResetAlignerStageCommand } from './commands/reset-aligner-stage.command.js';
+import { ResumeCaseCommand } from './commands/resume-case.command.js';
+import { SaveSimulationLinksCommand } from './commands/save-simulation-links.command.js';
+import { ScanQrCommand } from './commands/scan-qr.command.js';
+import { StartAlignerStageCommand } from './commands/start-aligner-stage.command.js';
+import { UpdatePricingCommand } from './commands/update-pricing.command.js';
+
+const STAGING_COMMANDS = {
+  start: StartAlignerStageCommand,
+  complete: CompleteAlignerStageCommand,
+  reopen: ReopenAlignerStageCommand,
+  reset: ResetAlignerStageCommand,
+} as const;
+
+@Controller()
+export class CasesController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queries: CasesQueries,
+  ) {}
+
+  @Get('cases')
+  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    return withEtag(request, response, await this.queries.listTag(actor), () => this.queries.list(actor));
+  }
+
+  @Get('cases/:id')
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    return (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
+  }
+
+  @Get('cases/:id/history')
+  async history(@CurrentActor() actor: Actor, @Param('id') id: string) {
+    if (!(await this.queries.findVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
+    return this.queries.history(id);
+  }
+
+  @Get('dashboard')
+  dashboard(@CurrentActor() actor: Actor) {
+    requireCapability(actor, 'viewDashboard', 'The Lab Dashboard is for lab staff.');
+    return this.queries.dashboard();
+  }
+
+  @Post('cases')
+  create(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: CreateCaseDto) {
+    return this.run(new CreateCaseCommand(body, actor, { correlationId }));
+  }
+
+  /** Edit Case: the full case may be sent back; only the edit fields may differ. */
+  @Put('cases/:id')
+  edit(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() correlationId: string,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ) {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) rejectWith('invalid', 'The body must be a JSON object.');
+    const expectedVersion = typeof body.expectedVersion === 'number' ? body.expectedVersion : undefined;
+    return this.run(new EditCaseCommand(id, actor, { correlationId, expectedVersion }, body));
+  }
+
+  @Delete('cases/:id')
+  @HttpCode(204)
+  async remove(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Param('id') id: string) {
+    await this.run(new DeleteCaseCommand(id, actor, { correlationId }));
+  }
+
+  @Post('cases/:id/approve')
+  @HttpCode(200)
+  approve(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ApproveCaseDto) {
+    return this.run(new ApproveCaseCommand(id, actor, this.options(cid, body), body.doctorUsername));
+  }
+
+  @Post('cases/:id/reject')
+  @HttpCode(200)
+  reject(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: RejectCaseDto) {
+    return this.run(new RejectCaseCommand(id, actor, this.options(cid, body), body.reason));
+  }
+
+  @Post('cases/:id/advance')
+  @HttpCode(200)
+  advance(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: AdvanceStageDto) {
+    return this.run(new AdvanceStageCommand(id, actor, this.options(cid, body), body.fromStatus));
+  }
+
+  @Post('cases/:id/doctor-approve')
+  @HttpCode(200)
+  doctorApprove(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new ApproveTreatmentPlanCommand(id, actor, this.options(cid, body)));
+  }
+
+  @Post('cases/:id/request-changes')
+  @HttpCode(200)
+  requestChanges(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: RequestChangesDto,
+  ) {
+    return this.run(new RequestChangesCommand(id, actor, this.options(cid, body), body.comment));
+  }
+
+  @Post('cases/:id/hold')
+  @HttpCode(200)
+  hold(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new HoldCaseCommand(id, actor, this.options(cid, body)));
+  }
+
+  @Post('cases/:id/resume')
+  @HttpCode(200)
+  resume(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new ResumeCaseCommand(id, actor, this.options(cid, body)));
+  }
+
+  @Post('cases/:id/notes')
+  addNote(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: AddNoteDto) {
+    return this.run(new AddNoteCommand(id, actor, this.options(cid, body), body.text));
+  }
+
+  @Put('cases/:id/pricing')
+  pricing(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: PricingDto) {
+    const { price, upperSheets, lowerSheets } = body;
+    return this.run(new UpdatePricingCommand(id, actor, this.options(cid, body), { price, upperSheets, lowerSheets }));
+  }
+
+  @Put('cases/:id/simulation')
+  simulation(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: SimulationLinksDto,
+  ) {
+    const links = { simulationVideoUrl: body.simulationVideoUrl, simulationExternalLink: body.simulationExternalLink };
+    return this.run(new SaveSimulationLinksCommand(id, actor, this.options(cid, body), links));
+  }
+
+  @Put('cases/:id/stages/:status/assignee')
+  reassign(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Param('status') status: string,
+    @Body() body: AssigneeDto,
+  ) {
+    const stage = parseStatus(status) ?? status;
+    return this.run(new ReassignStageCommand(id, actor, this.options(cid, body), stage, body.assignee));
+  }
+
+  @Post('cases/:id/qr')
+  @HttpCode(200)
+  qr(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new GenerateCaseQrCommand(id, actor, this.options(cid, body)));
+  }
+
+  @Post('cases/:id/staging/:n/:action')
+  @HttpCode(200)
+  staging(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Param('n') n: string,
+    @Param('action') action: string,
+    @Body() body: ConcurrencyDto,
+  ) {
+    if (!Object.hasOwn(STAGING_COMMANDS, action)) rejectWith('not_found', `Unknown staging action "${action}".`);
+    const stageNumber = parseInteger(n);
+    if (stageNumber === undefined || stageNumber < 1) rejectWith('invalid', 'Stage must be a whole number from 1.');
+    const Command = STAGING_COMMANDS[action as keyof typeof STAGING_COMMANDS];
+    return this.run(new Command(id, actor, this.options(cid, body), stageNumber));
+  }
+
+  @Post('scan')
+  @HttpCode(200)
+  scan(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: ScanDto) {
+    return this.run(new ScanQrCommand(body.payload, actor, { correlationId }));
+  }
+
+  private options(correlationId: string, body: ConcurrencyDto) {
+    return { correlationId, expectedVersion: body?.expectedVersion };
+  }
+
+  private run<T = Case>(command: object): Promise<T> {
+    return this.commandBus.execute(command as never) as Promise<T>;
+  }
+}

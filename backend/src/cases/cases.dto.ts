@@ -1,0 +1,72 @@
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { LIMITS, PRIORITIES } from '@alignerflow/domain';
+
+/** A number or a numeric string; the domain decides what it means ("99.90", '' and 'abc' included). */
+const NumberOrText = () =>
+  ValidateIf((_, value) => value !== null && value !== undefined && typeof value !== 'number');
+
+export class ConcurrencyDto {
+  @IsOptional() @IsInt() @Min(0) expectedVersion?: number;
+}
+
+export class CreateCaseDto {
+  @IsString() @MaxLength(LIMITS.name) patientName!: string;
+  @IsString() @MaxLength(LIMITS.name) doctorName!: string;
+  @IsString() @MaxLength(LIMITS.name) clinicName!: string;
+  @IsOptional() @IsIn(PRIORITIES, { message: 'Priority must be Normal or High.' }) priority?: string;
+  @IsOptional() @IsString() @MaxLength(30) deliveryDate?: string | null;
+  @IsOptional() @IsString() @MaxLength(LIMITS.notes) treatmentPlanNotes?: string;
+  @IsOptional() @IsArray() @IsObject({ each: true }) files?: Record<string, unknown>[];
+  @IsOptional() @NumberOrText() @IsString() @MaxLength(32) price?: number | string | null;
+  @IsOptional() @NumberOrText() @IsString() @MaxLength(32) upperSheets?: number | string | null;
+  @IsOptional() @NumberOrText() @IsString() @MaxLength(32) lowerSheets?: number | string | null;
+}
+
+export class ApproveCaseDto extends ConcurrencyDto {
+  @IsString({ message: 'Choose a doctor to approve this case.' }) @MaxLength(LIMITS.username) doctorUsername!: string;
+}
+
+export class RejectCaseDto extends ConcurrencyDto {
+  @IsString({ message: 'A reason is required to reject a case.' }) @MaxLength(LIMITS.reason) reason!: string;
+}
+
+export class AdvanceStageDto extends ConcurrencyDto {
+  @IsOptional() @IsString() @MaxLength(64) fromStatus?: string;
+}
+
+export class RequestChangesDto extends ConcurrencyDto {
+  @IsString({ message: 'A comment is required to request changes.' }) @MaxLength(LIMITS.reason) comment!: string;
+}
+
+export class AddNoteDto extends ConcurrencyDto {
+  @IsString({ message: 'Note cannot be empty.' }) @MaxLength(LIMITS.noteText) text!: string;
+}
+
+export class PricingDto extends ConcurrencyDto {
+  @IsOptional() @NumberOrText() @IsString() @MaxLength(32) price?: number | string | null;
+  @IsOptional() @NumberOrText() @IsString() @MaxLength(32) upperSheets?: number | string | null;
+  @IsOptional() @NumberOrText() @IsString() @MaxLength(32) lowerSheets?: number | string | null;
+}
+
+export class SimulationLinksDto extends ConcurrencyDto {
+  @IsOptional() @IsString() @MaxLength(LIMITS.url) simulationVideoUrl?: string;
+  @IsOptional() @IsString() @MaxLength(LIMITS.url) simulationExternalLink?: string;
+}
+
+export class AssigneeDto extends ConcurrencyDto {
+  @IsString({ message: 'Choose who the stage is assigned to.' }) @MaxLength(LIMITS.username) assignee!: string;
+}
+
+export class ScanDto {
+  @IsString({ message: 'Invalid QR Code' }) @MaxLength(1000) payload!: string;
+}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { ALL_CASE_STATUSES, canSeeCase, caseStreamId, STATUS_LABELS, type Actor, type Case } from '@alignerflow/domain';
+import { DataSource } from 'typeorm';
+import { EventStore } from '../event-store/event-store.js';
+
+export interface CaseHistoryEntry {
+  position: string;
+  version: number;
+  type: string;
+  data: unknown;
+  actor: { username: string; role: string } | null;
+  at: string;
+}
+
+/** Every case read comes from the case_view projection; the history from the case's stream. */
+@Injectable()
+export class CasesQueries {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: EventStore,
+  ) {}
+
+  private visibleTo(actor: Actor): { where: string; params: unknown[] } {
+    return actor.role === 'Doctor'
+      ? { where: 'NOT deleted AND assigned_doctor = $1', params: [actor.username.toLowerCase()] }
+      : { where: 'NOT deleted', params: [] };
+  }
+
+  /** The ETag of the caller's list: any applied case event changes it. */
+  async listTag(actor: Actor): Promise<string> {
+    const [row] = await this.dataSource.query(
+      'SELECT coalesce(max(last_position), 0) AS position, count(*) AS n FROM case_view',
+    );
+    const scope = actor.role === 'Doctor' ? `d:${actor.username.toLowerCase()}` : 'staff';
+    return `"c${row.position}-${row.n}-${Buffer.from(scope).toString('base64url')}"`;
+  }
+
+  async list(actor: Actor): Promise<Case[]> {
+    const { where, params } = this.visibleTo(actor);
+    // The JSON is assembled by PostgreSQL: no parse and re-serialise of every case in Node.
+    const [row] = await this.dataSource.query(
+      `SELECT coalesce(json_agg(data || jsonb_build_object('version', version) ORDER BY created_date DESC, id), '[]')::text AS list
+         FROM case_view WHERE ${where}`,
+      params,
+    );
+    return JSON.parse(row.list);
+  }
+
+  async findVisible(actor: Actor, id: string): Promise<Case | undefined> {
+    const rows: { data: Case; version: number; deleted: boolean }[] = await this.dataSource.query(
+      'SELECT data, version, deleted FROM case_view WHERE id = $1',
+      [id],
+    );
+    if (!rows[0]) return undefined;
+    const found: Case = { ...rows[0].data, version: rows[0].version };
+    return canSeeCase(actor, { ...found, deleted: rows[0].deleted }) ? found : undefined;
+  }
+
+  async history(id: string): Promise<CaseHistoryEntry[]> {
+    const events = await this.store.readStream(caseStreamId(id));
+    return events.map((event) => ({
+      position: event.position,
+      version: event.version,
+      type: event.type,
+      data: event.data,
+      actor: event.metadata.actor,
+      at: event.recordedAt,
+    }));
+  }
+
+  /** The Lab Dashboard figures, counted by PostgreSQL over the projection. */
+  async dashboard(now = new Date()) {
+    const active = `NOT deleted AND status NOT IN ('${STATUS_LABELS.Completed}', '${STATUS_LABELS.Rejected}')`;
+    const [figures] = await this.dataSource.query(
+      `SELECT
+         count(*) FILTER (WHERE ${active})::int AS "totalActive",
+         count(*) FILTER (WHERE NOT deleted AND status = $1)::int AS "pendingManagerApproval",
+         count(*) FILTER (WHERE NOT deleted AND status = $2)::int AS "awaitingDoctorApproval",
+         count(*) FILTER (WHERE ${active} AND delivery_date < $4::date)::int AS "overdue",
+         count(*) FILTER (WHERE NOT deleted AND status = $3 AND status_entered_at::date = $4::date)::int AS "completedToday"
+       FROM case_view`,
+      [STATUS_LABELS.PendingApproval, STATUS_LABELS.DoctorApproval, STATUS_LABELS.Completed, localDate(now)],
+    );
+    const perStatus: { status: string; n: number; average_hours: number; max_hours: number }[] =
+      await this.dataSource.query(
+        `SELECT status, count(*)::int AS n,
+                round(avg(extract(epoch FROM ($1::timestamptz - status_entered_at)) / 3600)::numeric, 1)::float AS average_hours,
+                round(max(extract(epoch FROM ($1::timestamptz - status_entered_at)) / 3600)::numeric, 1)::float AS max_hours
+           FROM case_view WHERE NOT deleted GROUP BY status`,
+        [now.toISOString()],
+      );
+    const byStatus: Record<string, number> = Object.fromEntries(ALL_CASE_STATUSES.map((status) => [status, 0]));
+    const timeInStage: Record<string, { count: number; averageHours: number; maxHours: number }> = {};
+    for (const row of perStatus) {
+      byStatus[row.status] = row.n;
+      timeInStage[row.status] = { count: row.n, averageHours: row.average_hours, maxHours: row.max_hours };
+    }
+    return { ...figures, byStatus, timeInStage };
+  }
+}
+
+/** Today's date in the server's time zone ("completed today", "overdue"). */
+function localDate(now: Date): string {
+  const offset = now.getTimezoneOffset() * 60_000;
+  return new Date(now.getTime() - offset).toISOString().slice(0, 10);
+}

@@ -1,0 +1,63 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  caseIdSuffixRange,
+  formatCaseId,
+  pickCaseIdSuffix,
+  type Actor,
+  type Case,
+  type NewCaseInput,
+} from '@alignerflow/domain';
+import { DataSource } from 'typeorm';
+import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
+
+export class CreateCaseCommand {
+  constructor(
+    readonly input: NewCaseInput,
+    readonly actor: Actor,
+    readonly options: CommandOptions,
+  ) {}
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Creates a case under a fresh random id CA-{year}-{suffix}. The id is reserved in case_ids in the
+ * same transaction, so two creations racing for one id cannot both win and no id is ever reused.
+ */
+@CommandHandler(CreateCaseCommand)
+export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Case> {
+  constructor(
+    private readonly cases: CaseCommandService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async execute(command: CreateCaseCommand): Promise<Case> {
+    for (let attempt = 1; ; attempt++) {
+      const year = new Date().getFullYear();
+      const suffix = await this.freeSuffix(year);
+      const id = formatCaseId(year, suffix);
+      try {
+        return await this.cases.execute(id, { type: 'CreateCase', caseId: id, input: command.input }, command.actor, {
+          ...command.options,
+          beforeAppend: (runner) =>
+            runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [id, year, suffix]),
+        });
+      } catch (error) {
+        const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code;
+        if (code !== UNIQUE_VIOLATION || attempt >= 10) throw error;
+      }
+    }
+  }
+
+  private async freeSuffix(year: number): Promise<number> {
+    const rows: { suffix: number }[] = await this.dataSource.query('SELECT suffix FROM case_ids WHERE year = $1', [year]);
+    const taken = new Set(rows.map((row) => row.suffix));
+    for (let count = taken.size; ; ) {
+      const range = caseIdSuffixRange(count);
+      const suffix = pickCaseIdSuffix(range, taken);
+      if (suffix !== undefined) return suffix;
+      // The range is full (ids reserved by an import, say): move on to the next width.
+      count = range.max - 100 + 1;
+    }
+  }
+}

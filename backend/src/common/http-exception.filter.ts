@@ -1,0 +1,40 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+
+/** Every error answer is `{ error, details? }`; anything unexpected is a logged 500 without internals. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+    if (exception instanceof HttpException) {
+      response.status(exception.getStatus()).json(errorBody(exception));
+      return;
+    }
+    if (isDatabaseDown(exception)) {
+      response.status(503).json({ error: 'The database is unavailable. Try again shortly.' });
+      return;
+    }
+    this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    response.status(500).json({ error: 'Internal server error.' });
+  }
+}
+
+function errorBody(exception: HttpException): { error: string; details?: unknown } {
+  const body = exception.getResponse();
+  if (typeof body === 'string') return { error: body };
+  const { error, message, details } = body as { error?: unknown; message?: unknown; details?: unknown };
+  // Nest's own exceptions put the text in `message` and the status phrase in `error`.
+  const text = typeof message === 'string' ? message : Array.isArray(message) ? String(message[0]) : error;
+  const result: { error: string; details?: unknown } = { error: String(text ?? exception.message) };
+  if (details) result.details = details;
+  else if (Array.isArray(message)) result.details = message;
+  return result;
+}
+
+function isDatabaseDown(exception: unknown): boolean {
+  const code = (exception as { code?: string })?.code;
+  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001';
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+
+export interface AppConfig {
+  port: number;
+  basePath: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  dataDir: string;
+  adminPassword: string;
+  demoData: boolean;
+  processRole: 'all' | 'api' | 'worker';
+  /** Whether cookies must be Secure: behind TLS in production. */
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the environment once, at start; a wrong value stops the boot naming its variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const fail = (name: string, why: string): never => {
+    throw new ConfigError(`Invalid configuration: ${name} ${why}`);
+  };
+  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT', `must be a port number, got "${env.PORT}"`);
+
+  let basePath = env.BASE_PATH?.trim() || '/';
+  if (!basePath.startsWith('/')) basePath = `/${basePath}`;
+  if (!basePath.endsWith('/')) basePath = `${basePath}/`;
+  if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath)) fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
+
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail('DATABASE_URL', 'must be a postgres:// URL');
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must be a redis:// URL');
+
+  const demoFlag = env.DEMO_DATA?.trim();
+  if (demoFlag && demoFlag !== '0' && demoFlag !== '1') fail('DEMO_DATA', `must be 0 or 1, got "${demoFlag}"`);
+  const demoData = demoFlag ? demoFlag === '1' : !databaseUrl;
+
+  const adminPassword = env.ADMIN_PASSWORD ?? (demoData ? 'demo' : '');
+  if (databaseUrl && !env.ADMIN_PASSWORD && !demoData) fail('ADMIN_PASSWORD', 'is required when DATABASE_URL is set');
+
+  const processRole = (env.PROCESS_ROLE?.trim() || 'all') as AppConfig['processRole'];
+  if (!['all', 'api', 'worker'].includes(processRole)) fail('PROCESS_ROLE', 'must be all, api or worker');
+  if (processRole !== 'all' && !redisUrl) fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);
+
+  return {
+    port,
+    basePath,
+    databaseUrl,
+    redisUrl,
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    adminPassword,
+    demoData,
+    processRole,
+    secureCookies: env.SECURE_COOKIES === '1',
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,318 @@
+import { DataSource, QueryRunner } from 'typeorm';
+
+export interface NewEvent {
+  type: string;
+  data: unknown;
+  schemaVersion?: number;
+}
+
+export interface EventMetadata {
+  actor: { username: string; role: string } | null;
+  correlationId: string;
+  causationId?: string;
+}
+
+export interface RecordedEvent {
+  /** global_position; bigint, hence a string. */
+  position: string;
+  /** The xid8 of the writing transaction; with `position` it orders the log for readers. */
+  transactionId: string;
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  // The shape depends on `type` and `schemaVersion`; upcasters and handlers narrow it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+  metadata: EventMetadata;
+  /** ISO 8601. */
+  recordedAt: string;
+}
+
+/** Where a reader of the whole log stopped: the last event it has seen. */
+export interface Checkpoint {
+  transactionId: string;
+  position: string;
+}
+
+/** The stream moved on since the caller read it: reload, decide again, retry. */
+export class WrongExpectedVersionError extends Error {
+  override name = 'WrongExpectedVersionError';
+
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: number,
+    readonly actualVersion?: number,
+  ) {
+    super(
+      `Stream ${streamId} was expected at version ${expectedVersion}` +
+        (actualVersion === undefined ? ', but another writer got there first' : `, but is at ${actualVersion}`),
+    );
+  }
+}
+
+/** Rows per INSERT: 6 parameters each keeps a statement far below PostgreSQL's 65 535. */
+const CHUNK_ROWS = 1000;
+const STREAM_VERSION_KEY = 'events_stream_version_key';
+
+const COLUMNS = `global_position::text AS position, transaction_id::text AS transaction_id, stream_id,
+  stream_version, type, schema_version, data, metadata, recorded_at`;
+
+interface EventRow {
+  position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date | string;
+}
+
+/**
+ * The append-only event log (table `events`, migrations/001_event_store.sql).
+ *
+ * A stream's version is the number of events in it; `expectedVersion` is the version the caller
+ * based its decision on (0: the stream must not exist yet). When the stream has moved on, the
+ * append fails with WrongExpectedVersionError and writes nothing. If that happens inside the
+ * caller's transaction, PostgreSQL may have aborted that transaction: roll it back (withTransaction
+ * does) before retrying.
+ */
+export class EventStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async append(
+    streamId: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    metadata: EventMetadata,
+    queryRunner?: QueryRunner,
+  ): Promise<RecordedEvent[]> {
+    assertVersion(expectedVersion);
+    if (events.length === 0 || events.length > CHUNK_ROWS) {
+      throw new RangeError(`append takes 1 to ${CHUNK_ROWS} events, got ${events.length}`);
+    }
+    const params: unknown[] = [streamId, expectedVersion, JSON.stringify(metadata)];
+    const rows = events.map((event, index) => {
+      params.push(expectedVersion + index + 1, event.type, event.schemaVersion ?? 1, toJson(event.data));
+      const n = params.length;
+      return `($${n - 3}::int, $${n - 2}::text, $${n - 1}::int, $${n}::jsonb)`;
+    });
+    // One statement, hence atomic without a transaction of our own. The version check and the
+    // unique (stream_id, stream_version) key together reject every stale writer: one that is
+    // behind inserts nothing here; one racing a concurrent append collides on the key.
+    const sql = `
+      INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+      SELECT $1::text, v.version, v.type, v.schema_version, v.data, $3::jsonb
+        FROM (VALUES ${rows.join(', ')}) AS v (version, type, schema_version, data)
+       WHERE (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $2::int
+      RETURNING ${COLUMNS}`;
+
+    let inserted: EventRow[];
+    try {
+      inserted = await (queryRunner ?? this.dataSource).query(sql, params);
+    } catch (err) {
+      if (isStreamVersionConflict(err)) throw new WrongExpectedVersionError(streamId, expectedVersion);
+      throw err;
+    }
+    if (inserted.length === 0) {
+      const actual = await this.streamVersions([streamId], queryRunner);
+      throw new WrongExpectedVersionError(streamId, expectedVersion, actual.get(streamId) ?? 0);
+    }
+    return inserted.map(toRecordedEvent).sort((a, b) => a.version - b.version);
+  }
+
+  async readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {
+    const rows: EventRow[] = await (queryRunner ?? this.dataSource).query(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+      [streamId],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  /**
+   * The next events of the whole log after `after` (null: from the start), in commit-safe order.
+   *
+   * global_position alone is unsafe: a transaction can take position 10, commit after one that
+   * took 11, and a reader that already moved past 11 would never see 10. So only events of
+   * transactions older than every transaction still running (pg_snapshot_xmin) are returned,
+   * ordered by (transaction_id, global_position); anything newer is returned by a later call.
+   * A long-running transaction anywhere on the server therefore delays readers; it never makes
+   * them skip. Must not run inside a long transaction of the caller, hence no queryRunner.
+   */
+  async readAll(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
+    if (!Number.isInteger(limit) || limit <= 0) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+        ORDER BY transaction_id, global_position
+        LIMIT $3`,
+      [after?.transactionId ?? '0', after?.position ?? '0', limit],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  /**
+   * Appends to many streams in one transaction (the caller's, or its own), in multi-row INSERTs
+   * of CHUNK_ROWS rows: the bulk import path. Expected versions are checked as in `append`;
+   * one stale stream rejects the whole batch. Returns the number of events written.
+   */
+  async appendMany(
+    batch: { streamId: string; expectedVersion: number; events: NewEvent[] }[],
+    metadata: EventMetadata,
+    queryRunner?: QueryRunner,
+  ): Promise<number> {
+    const expected = new Map<string, number>();
+    for (const { streamId, expectedVersion, events } of batch) {
+      assertVersion(expectedVersion);
+      // Two entries for one stream would both claim the same versions.
+      if (expected.has(streamId)) throw new Error(`appendMany: stream ${streamId} appears more than once`);
+      if (events.length > 0) expected.set(streamId, expectedVersion);
+    }
+    const rows = batch.flatMap(({ streamId, expectedVersion, events }) =>
+      events.map((event, index) => [
+        streamId,
+        expectedVersion + index + 1,
+        event.type,
+        event.schemaVersion ?? 1,
+        toJson(event.data),
+      ]),
+    );
+    if (rows.length === 0) return 0;
+
+    const write = async (runner: QueryRunner): Promise<number> => {
+      // Streams expected to be new need no lookup: their version 1 would collide on the key.
+      const continued = [...expected].filter(([, version]) => version > 0);
+      if (continued.length > 0) {
+        const actual = await this.streamVersions(
+          continued.map(([streamId]) => streamId),
+          runner,
+        );
+        for (const [streamId, version] of continued) {
+          const actualVersion = actual.get(streamId) ?? 0;
+          if (actualVersion !== version) throw new WrongExpectedVersionError(streamId, version, actualVersion);
+        }
+      }
+      let written = 0;
+      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+        const chunk = rows.slice(start, start + CHUNK_ROWS);
+        const values = chunk.map((_, row) => {
+          const n = 1 + row * 5;
+          return `($${n + 1}::text, $${n + 2}::int, $${n + 3}::text, $${n + 4}::int, $${n + 5}::jsonb, $1::jsonb)`;
+        });
+        try {
+          const result = await runner.query(
+            `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+             VALUES ${values.join(', ')}`,
+            [JSON.stringify(metadata), ...chunk.flat()],
+            true,
+          );
+          written += result.affected ?? chunk.length;
+        } catch (err) {
+          if (!isStreamVersionConflict(err)) throw err;
+          const streamId = conflictingStream(err);
+          throw new WrongExpectedVersionError(streamId ?? '(one of the batch)', expected.get(streamId ?? '') ?? 0);
+        }
+      }
+      return written;
+    };
+    return queryRunner ? write(queryRunner) : withTransaction(this.dataSource, write);
+  }
+
+  async loadCheckpoint(name: string, queryRunner?: QueryRunner): Promise<Checkpoint | null> {
+    const rows: { transaction_id: string; global_position: string }[] = await (
+      queryRunner ?? this.dataSource
+    ).query(
+      'SELECT transaction_id::text, global_position::text FROM projection_checkpoints WHERE name = $1',
+      [name],
+    );
+    return rows.length === 0 ? null : { transactionId: rows[0].transaction_id, position: rows[0].global_position };
+  }
+
+  /** Pass the queryRunner of the projection's own writes, so both commit or neither does. */
+  async saveCheckpoint(name: string, checkpoint: Checkpoint, queryRunner?: QueryRunner): Promise<void> {
+    await (queryRunner ?? this.dataSource).query(
+      `INSERT INTO projection_checkpoints (name, transaction_id, global_position)
+       VALUES ($1, $2::xid8, $3::bigint)
+       ON CONFLICT (name) DO UPDATE
+         SET transaction_id = excluded.transaction_id,
+             global_position = excluded.global_position,
+             updated_at = now()`,
+      [name, checkpoint.transactionId, checkpoint.position],
+    );
+  }
+
+  private async streamVersions(streamIds: string[], queryRunner?: QueryRunner): Promise<Map<string, number>> {
+    const rows: { stream_id: string; version: number }[] = await (queryRunner ?? this.dataSource).query(
+      `SELECT stream_id, max(stream_version) AS version FROM events
+        WHERE stream_id = ANY($1::text[]) GROUP BY stream_id`,
+      [streamIds],
+    );
+    return new Map(rows.map((row) => [row.stream_id, row.version]));
+  }
+}
+
+/** Runs `fn` in a transaction on a dedicated connection: committed if it resolves, rolled back if it throws. */
+export async function withTransaction<T>(
+  dataSource: DataSource,
+  fn: (queryRunner: QueryRunner) => Promise<T>,
+): Promise<T> {
+  const queryRunner = dataSource.createQueryRunner();
+  await queryRunner.connect();
+  try {
+    await queryRunner.startTransaction();
+    try {
+      const result = await fn(queryRunner);
+      await queryRunner.commitTransaction();
+      return result;
+    } catch (err) {
+      // Keep the original error: a failed rollback (e.g. the connection died) says nothing new.
+      if (queryRunner.isTransactionActive) await queryRunner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    }
+  } finally {
+    await queryRunner.release();
+  }
+}
+
+function assertVersion(version: number): void {
+  if (!Number.isInteger(version) || version < 0) {
+    throw new RangeError(`expectedVersion must be an integer >= 0, got ${version}`);
+  }
+}
+
+/** Serialised here: pg would turn a top-level JS array into a PostgreSQL array, not JSON. */
+function toJson(data: unknown): string {
+  return JSON.stringify(data ?? null);
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    position: row.position,
+    transactionId: row.transaction_id,
+    streamId: row.stream_id,
+    version: row.stream_version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: new Date(row.recorded_at).toISOString(),
+  };
+}
+
+/** TypeORM's QueryFailedError keeps the pg error as driverError. */
+function driverError(err: unknown): { code?: string; constraint?: string; detail?: string } {
+  return (err as { driverError?: object }).driverError ?? (err as object);
+}
+
+function isStreamVersionConflict(err: unknown): boolean {
+  const { code, constraint } = driverError(err);
+  return code === '23505' && constraint === STREAM_VERSION_KEY;
+}
+
+/** From "Key (stream_id, stream_version)=(case-1, 1) already exists." */
+function conflictingStream(err: unknown): string | undefined {
+  return /^Key \(stream_id, stream_version\)=\((.*), \d+\) already exists/.exec(driverError(err).detail ?? '')?.[1];
+}

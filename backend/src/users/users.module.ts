@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { SessionsService } from '../auth/sessions.service.js';
+import { UserCommandService } from './user-command.service.js';
+import { UserViewProjection } from './user-view.projection.js';
+import { UsersController } from './users.controller.js';
+import { UsersQueries } from './users.queries.js';
+
+@Module({
+  controllers: [UsersController],
+  providers: [UsersQueries, UserCommandService, UserViewProjection, SessionsService],
+  exports: [UsersQueries, UserCommandService, UserViewProjection, SessionsService],
+})
+export class UsersModule {}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+// No `.js`: global-setup loads this file too, see there.
+import { runMigrations } from '../../backend/src/database/migrations';
+
+/** The server tests create their databases on; global-setup may point it at an embedded one. */
+export function adminUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+/** Same server and credentials as `url`, another database. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * A fresh, migrated database of its own, so test files can run in parallel without sharing
+ * state. Call `drop()` in afterAll; global-setup sweeps up what crashed runs leave behind.
+ */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `af_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient((admin) => admin.query(`CREATE DATABASE ${name}`));
+  const url = withDatabase(adminUrl(), name);
+  try {
+    await runMigrations(url);
+  } catch (err) {
+    await dropDatabase(name);
+    throw err;
+  }
+  return { url, drop: () => dropDatabase(name) };
+}
+
+function dropDatabase(name: string): Promise<void> {
+  // FORCE terminates the sessions a failed test may have left open.
+  return withAdminClient(async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+}
+
+export async function withAdminClient<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl(), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}

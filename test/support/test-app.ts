@@ -1,0 +1,44 @@
+import type { INestApplication } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../backend/src/app';
+import { loadConfig } from '../../backend/src/config/config';
+import { createTestDatabase } from './database';
+import { ApiClient } from './http';
+
+export interface TestApp {
+  app: INestApplication;
+  baseUrl: string;
+  apiUrl: string;
+  databaseUrl: string;
+  anonymous: ApiClient;
+  login(username: string, password?: string): Promise<ApiClient>;
+  close(): Promise<void>;
+}
+
+/** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ DATABASE_URL: database.url, DEMO_DATA: '1', ADMIN_PASSWORD: 'demo', PORT: '0', ...env });
+  const app = await createApp({ config, databaseUrl: database.url, logger: false, spaDir: '/nonexistent' });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}${config.basePath}`;
+  const apiUrl = `${baseUrl}api`;
+  const anonymous = new ApiClient(apiUrl);
+  return {
+    app,
+    baseUrl,
+    apiUrl,
+    databaseUrl: database.url,
+    anonymous,
+    async login(username, password = 'demo') {
+      const answer = await anonymous.post('/auth/login', { username, password });
+      if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return new ApiClient(apiUrl, answer.body.token, answer.body.user);
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
