@@ -18,11 +18,14 @@ module.exports = {
       { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras)/)',
+  ],
   moduleNameMapper: {
     '^@alignerflow/domain$': '<rootDir>/libs/domain/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
 };

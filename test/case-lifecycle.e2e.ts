@@ -4,7 +4,12 @@ import type { ApiClient } from './support/http';
 /** The whole life of a case over HTTP, by the roles the spec allows, refused for the others. */
 describe('case lifecycle over HTTP', () => {
   let lab: TestApp;
-  let admin: ApiClient, rep: ApiClient, designer: ApiClient, tech: ApiClient, drLee: ApiClient, drPatel: ApiClient;
+  let admin: ApiClient,
+    rep: ApiClient,
+    designer: ApiClient,
+    tech: ApiClient,
+    drLee: ApiClient,
+    drPatel: ApiClient;
 
   beforeAll(async () => {
     lab = await startTestApp();
@@ -53,11 +58,9 @@ describe('case lifecycle over HTTP', () => {
     const approved = await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' });
     expect(approved.status).toBe(200);
     expect(approved.body.status).toBe('Digital Planning');
-    expect(approved.body.alignerWorkflow.slice(0, 3).map((step: { completed: boolean }) => step.completed)).toEqual([
-      true,
-      true,
-      false,
-    ]);
+    expect(
+      approved.body.alignerWorkflow.slice(0, 3).map((step: { completed: boolean }) => step.completed),
+    ).toEqual([true, true, false]);
 
     expect(await tech.post(`/cases/${id}/advance`)).toMatchObject({
       status: 403,
@@ -69,11 +72,14 @@ describe('case lifecycle over HTTP', () => {
     });
     expect(links.status).toBe(200);
     expect(links.body.simulationVideoUrl).toBe('https://sim.example/video.mp4');
-    expect(links.body.files.map((file: { type: string }) => file.type).sort()).toEqual(['External Link', 'Simulation Video']);
+    expect(links.body.files.map((file: { type: string }) => file.type).sort()).toEqual([
+      'External Link',
+      'Simulation Video',
+    ]);
 
-    expect((await designer.post(`/cases/${id}/advance`, { fromStatus: 'Digital Planning' })).body.status).toBe(
-      'Doctor Approval',
-    );
+    expect(
+      (await designer.post(`/cases/${id}/advance`, { fromStatus: 'Digital Planning' })).body.status,
+    ).toBe('Doctor Approval');
     expect(await admin.post(`/cases/${id}/advance`)).toMatchObject({
       status: 409,
       body: { error: "Waiting for doctor's approval before proceeding." },
@@ -106,10 +112,15 @@ describe('case lifecycle over HTTP', () => {
     expect(done.body.status).toBe('Completed');
     expect(done.body.staging).toHaveLength(20);
     expect(done.body.stageWearTimeInDays).toBe(15);
-    expect(done.body.alignerWorkflow.every((step: { completed: boolean; date: string }) => step.completed && step.date)).toBe(
-      true,
-    );
-    expect(await admin.post(`/cases/${id}/advance`)).toMatchObject({ status: 409, body: { error: 'This case is complete.' } });
+    expect(
+      done.body.alignerWorkflow.every(
+        (step: { completed: boolean; date: string }) => step.completed && step.date,
+      ),
+    ).toBe(true);
+    expect(await admin.post(`/cases/${id}/advance`)).toMatchObject({
+      status: 409,
+      body: { error: 'This case is complete.' },
+    });
 
     // A stage QR starts its stage through the scan endpoint.
     const scan = await drLee.post('/scan', { payload: JSON.stringify({ caseId: id, stage: 1 }) });
@@ -123,18 +134,25 @@ describe('case lifecycle over HTTP', () => {
     const second = await drLee.post('/scan', { payload: JSON.stringify({ caseId: id, stage: 2 }) });
     expect(second.body).toMatchObject({ kind: 'stage', started: 2, completed: 1 });
     expect(second.body.case.staging[0].status).toBe('Completed');
-    expect((await drPatel.post('/scan', { payload: JSON.stringify({ caseId: id, stage: 3 }) })).body).toEqual({
-      error: 'Invalid QR Code',
-    });
+    expect((await drPatel.post('/scan', { payload: JSON.stringify({ caseId: id, stage: 3 }) })).body).toEqual(
+      {
+        error: 'Invalid QR Code',
+      },
+    );
 
     const history = await admin.get(`/cases/${id}/history`);
     expect(history.status).toBe(200);
-    const actors = new Set(history.body.map((entry: { actor: { username: string } }) => entry.actor.username));
+    const actors = new Set(
+      history.body.map((entry: { actor: { username: string } }) => entry.actor.username),
+    );
     expect([...actors].sort()).toEqual(['admin', 'designer', 'dr.lee', 'rep', 'tech']);
     expect(history.body.map((entry: { version: number }) => entry.version)).toEqual(
       history.body.map((_: unknown, index: number) => index + 1),
     );
-    expect(history.body[0]).toMatchObject({ type: 'CaseCreated', actor: { username: 'dr.lee', role: 'Doctor' } });
+    expect(history.body[0]).toMatchObject({
+      type: 'CaseCreated',
+      actor: { username: 'dr.lee', role: 'Doctor' },
+    });
   });
 
   it('keeps stream versions contiguous and loses nothing under 20 simultaneous commands', async () => {

@@ -23,7 +23,7 @@ export default async function globalSetup(): Promise<void> {
     await withAdminClient((client) => client.query('SELECT 1'));
   } catch (err) {
     const reason = `PostgreSQL is not reachable at ${redact(adminUrl())}: ${(err as Error).message}`;
-    if (explicit) throw new Error(`${reason}\n${START_HINT}`);
+    if (explicit) throw new Error(`${reason}\n${START_HINT}`, { cause: err });
     console.warn(`${reason}; starting an embedded PostgreSQL for the tests instead.\n${START_HINT}`);
     await startEmbeddedServer(reason);
     return; // a brand-new cluster has no leftovers
@@ -40,9 +40,14 @@ async function startEmbeddedServer(reason: string): Promise<void> {
     const { url, stop } = await resolveDatabaseUrl({ DATA_DIR: dataDir });
     // Workers are forked after global setup and inherit this.
     process.env.TEST_DATABASE_URL = withDatabase(url, 'postgres');
-    (globalThis as Record<string, unknown>)[EMBEDDED_SERVER_KEY] = { stop, dataDir } satisfies EmbeddedTestServer;
+    (globalThis as Record<string, unknown>)[EMBEDDED_SERVER_KEY] = {
+      stop,
+      dataDir,
+    } satisfies EmbeddedTestServer;
   } catch (err) {
-    throw new Error(`${reason}\nThe embedded fallback failed too: ${(err as Error).message}\n${START_HINT}`);
+    throw new Error(`${reason}\nThe embedded fallback failed too: ${(err as Error).message}\n${START_HINT}`, {
+      cause: err,
+    });
   }
 }
 

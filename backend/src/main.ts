@@ -10,7 +10,8 @@ async function bootstrap(): Promise<void> {
   const app = await createApp({ config, databaseUrl: database.url });
   await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
   logger.log(`AlignerFlow is listening on http://localhost:${config.port}${config.basePath}`);
-  if (config.demoData) logger.log('Demo mode: sign in as admin / demo (see README for the other demo users).');
+  if (config.demoData)
+    logger.log('Demo mode: sign in as admin / demo (see README for the other demo users).');
   const shutdown = async (signal: string) => {
     logger.log(`${signal}: shutting down`);
     await app.close();
@@ -22,7 +23,12 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
   console.error(message);
   process.exit(1);
 });

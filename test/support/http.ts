@@ -12,7 +12,12 @@ export class ApiClient {
     readonly user?: { username: string; role: string },
   ) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpAnswer<T>> {
     const response = await fetch(`${this.apiUrl}${path}`, {
       method,
       headers: {

@@ -18,7 +18,13 @@ export interface TestApp {
 /** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({ DATABASE_URL: database.url, DEMO_DATA: '1', ADMIN_PASSWORD: 'demo', PORT: '0', ...env });
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DEMO_DATA: '1',
+    ADMIN_PASSWORD: 'demo',
+    PORT: '0',
+    ...env,
+  });
   const app = await createApp({ config, databaseUrl: database.url, logger: false, spaDir: '/nonexistent' });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
@@ -33,7 +39,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     anonymous,
     async login(username, password = 'demo') {
       const answer = await anonymous.post('/auth/login', { username, password });
-      if (answer.status !== 200) throw new Error(`login ${username}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200)
+        throw new Error(`login ${username}: ${answer.status} ${JSON.stringify(answer.body)}`);
       return new ApiClient(apiUrl, answer.body.token, answer.body.user);
     },
     async close() {

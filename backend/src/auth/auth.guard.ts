@@ -24,7 +24,10 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers['x-correlation-id'];
     request.correlationId = typeof header === 'string' && header.length <= 100 ? header : randomUUID();
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const token = sessionToken(request);
     if (token) {
       request.sessionTokenHash = hashToken(token);

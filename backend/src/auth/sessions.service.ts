@@ -19,11 +19,10 @@ export class SessionsService {
   async start(username: string, remember: boolean): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + (remember ? REMEMBERED_SESSION_MS : SESSION_MS));
-    await this.dataSource.query('INSERT INTO sessions (token_hash, username_key, expires_at) VALUES ($1, $2, $3)', [
-      hashToken(token),
-      username.toLowerCase(),
-      expiresAt,
-    ]);
+    await this.dataSource.query(
+      'INSERT INTO sessions (token_hash, username_key, expires_at) VALUES ($1, $2, $3)',
+      [hashToken(token), username.toLowerCase(), expiresAt],
+    );
     return { token, expiresAt };
   }
 

@@ -12,7 +12,12 @@ import {
 } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
-import { EventStore, withTransaction, WrongExpectedVersionError, type RecordedEvent } from '../event-store/event-store.js';
+import {
+  EventStore,
+  withTransaction,
+  WrongExpectedVersionError,
+  type RecordedEvent,
+} from '../event-store/event-store.js';
 import { toCaseEvent } from './case-events.js';
 import { CaseViewProjection } from './projections/case-view.projection.js';
 
@@ -89,7 +94,10 @@ export class CaseCommandService {
       { actor, correlationId: options.correlationId },
       runner,
     );
-    const next = appended.reduce<Case | null>((current, event) => evolve(current, toCaseEvent(event)), state)!;
+    const next = appended.reduce<Case | null>(
+      (current, event) => evolve(current, toCaseEvent(event)),
+      state,
+    )!;
     await this.projection.apply(next, appended[appended.length - 1].position, runner);
     return { state: next, events: appended };
   }

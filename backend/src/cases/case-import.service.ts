@@ -13,7 +13,12 @@ export class CaseImportService {
     private readonly projection: CaseViewProjection,
   ) {}
 
-  async importCases(cases: Omit<Case, 'version'>[], actor: Actor | null, correlationId: string, runner: QueryRunner) {
+  async importCases(
+    cases: Omit<Case, 'version'>[],
+    actor: Actor | null,
+    correlationId: string,
+    runner: QueryRunner,
+  ) {
     for (const imported of cases) {
       const streamId = caseStreamId(imported.id);
       const current = await this.store.readStream(streamId, runner);
@@ -28,11 +33,10 @@ export class CaseImportService {
       await this.projection.apply({ ...state, version: event.version }, event.position, runner);
       const match = /^CA-(\d{4})-(\d+)$/.exec(imported.id);
       if (match) {
-        await runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
-          imported.id,
-          Number(match[1]),
-          Number(match[2]),
-        ]);
+        await runner.query(
+          'INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+          [imported.id, Number(match[1]), Number(match[2])],
+        );
       }
     }
   }

@@ -56,7 +56,11 @@ export class CasesController {
   ) {}
 
   @Get('cases')
-  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+  async list(
+    @CurrentActor() actor: Actor,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ) {
     return withEtag(request, response, await this.queries.listTag(actor), () => this.queries.list(actor));
   }
 
@@ -90,38 +94,63 @@ export class CasesController {
     @Param('id') id: string,
     @Body() body: Record<string, unknown>,
   ) {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) rejectWith('invalid', 'The body must be a JSON object.');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      rejectWith('invalid', 'The body must be a JSON object.');
     const expectedVersion = typeof body.expectedVersion === 'number' ? body.expectedVersion : undefined;
     return this.run(new EditCaseCommand(id, actor, { correlationId, expectedVersion }, body));
   }
 
   @Delete('cases/:id')
   @HttpCode(204)
-  async remove(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Param('id') id: string) {
+  async remove(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() correlationId: string,
+    @Param('id') id: string,
+  ) {
     await this.run(new DeleteCaseCommand(id, actor, { correlationId }));
   }
 
   @Post('cases/:id/approve')
   @HttpCode(200)
-  approve(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ApproveCaseDto) {
+  approve(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: ApproveCaseDto,
+  ) {
     return this.run(new ApproveCaseCommand(id, actor, this.options(cid, body), body.doctorUsername));
   }
 
   @Post('cases/:id/reject')
   @HttpCode(200)
-  reject(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: RejectCaseDto) {
+  reject(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: RejectCaseDto,
+  ) {
     return this.run(new RejectCaseCommand(id, actor, this.options(cid, body), body.reason));
   }
 
   @Post('cases/:id/advance')
   @HttpCode(200)
-  advance(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: AdvanceStageDto) {
+  advance(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: AdvanceStageDto,
+  ) {
     return this.run(new AdvanceStageCommand(id, actor, this.options(cid, body), body.fromStatus));
   }
 
   @Post('cases/:id/doctor-approve')
   @HttpCode(200)
-  doctorApprove(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  doctorApprove(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: ConcurrencyDto,
+  ) {
     return this.run(new ApproveTreatmentPlanCommand(id, actor, this.options(cid, body)));
   }
 
@@ -138,25 +167,47 @@ export class CasesController {
 
   @Post('cases/:id/hold')
   @HttpCode(200)
-  hold(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  hold(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: ConcurrencyDto,
+  ) {
     return this.run(new HoldCaseCommand(id, actor, this.options(cid, body)));
   }
 
   @Post('cases/:id/resume')
   @HttpCode(200)
-  resume(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  resume(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: ConcurrencyDto,
+  ) {
     return this.run(new ResumeCaseCommand(id, actor, this.options(cid, body)));
   }
 
   @Post('cases/:id/notes')
-  addNote(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: AddNoteDto) {
+  addNote(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: AddNoteDto,
+  ) {
     return this.run(new AddNoteCommand(id, actor, this.options(cid, body), body.text));
   }
 
   @Put('cases/:id/pricing')
-  pricing(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: PricingDto) {
+  pricing(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: PricingDto,
+  ) {
     const { price, upperSheets, lowerSheets } = body;
-    return this.run(new UpdatePricingCommand(id, actor, this.options(cid, body), { price, upperSheets, lowerSheets }));
+    return this.run(
+      new UpdatePricingCommand(id, actor, this.options(cid, body), { price, upperSheets, lowerSheets }),
+    );
   }
 
   @Put('cases/:id/simulation')
@@ -166,7 +217,10 @@ export class CasesController {
     @Param('id') id: string,
     @Body() body: SimulationLinksDto,
   ) {
-    const links = { simulationVideoUrl: body.simulationVideoUrl, simulationExternalLink: body.simulationExternalLink };
+    const links = {
+      simulationVideoUrl: body.simulationVideoUrl,
+      simulationExternalLink: body.simulationExternalLink,
+    };
     return this.run(new SaveSimulationLinksCommand(id, actor, this.options(cid, body), links));
   }
 
@@ -184,7 +238,12 @@ export class CasesController {
 
   @Post('cases/:id/qr')
   @HttpCode(200)
-  qr(@CurrentActor() actor: Actor, @CorrelationId() cid: string, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  qr(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() cid: string,
+    @Param('id') id: string,
+    @Body() body: ConcurrencyDto,
+  ) {
     return this.run(new GenerateCaseQrCommand(id, actor, this.options(cid, body)));
   }
 
@@ -198,9 +257,11 @@ export class CasesController {
     @Param('action') action: string,
     @Body() body: ConcurrencyDto,
   ) {
-    if (!Object.hasOwn(STAGING_COMMANDS, action)) rejectWith('not_found', `Unknown staging action "${action}".`);
+    if (!Object.hasOwn(STAGING_COMMANDS, action))
+      rejectWith('not_found', `Unknown staging action "${action}".`);
     const stageNumber = parseInteger(n);
-    if (stageNumber === undefined || stageNumber < 1) rejectWith('invalid', 'Stage must be a whole number from 1.');
+    if (stageNumber === undefined || stageNumber < 1)
+      rejectWith('invalid', 'Stage must be a whole number from 1.');
     const Command = STAGING_COMMANDS[action as keyof typeof STAGING_COMMANDS];
     return this.run(new Command(id, actor, this.options(cid, body), stageNumber));
   }

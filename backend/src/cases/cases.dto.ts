@@ -33,7 +33,9 @@ export class CreateCaseDto {
 }
 
 export class ApproveCaseDto extends ConcurrencyDto {
-  @IsString({ message: 'Choose a doctor to approve this case.' }) @MaxLength(LIMITS.username) doctorUsername!: string;
+  @IsString({ message: 'Choose a doctor to approve this case.' })
+  @MaxLength(LIMITS.username)
+  doctorUsername!: string;
 }
 
 export class RejectCaseDto extends ConcurrencyDto {
@@ -45,7 +47,9 @@ export class AdvanceStageDto extends ConcurrencyDto {
 }
 
 export class RequestChangesDto extends ConcurrencyDto {
-  @IsString({ message: 'A comment is required to request changes.' }) @MaxLength(LIMITS.reason) comment!: string;
+  @IsString({ message: 'A comment is required to request changes.' })
+  @MaxLength(LIMITS.reason)
+  comment!: string;
 }
 
 export class AddNoteDto extends ConcurrencyDto {
@@ -64,7 +68,9 @@ export class SimulationLinksDto extends ConcurrencyDto {
 }
 
 export class AssigneeDto extends ConcurrencyDto {
-  @IsString({ message: 'Choose who the stage is assigned to.' }) @MaxLength(LIMITS.username) assignee!: string;
+  @IsString({ message: 'Choose who the stage is assigned to.' })
+  @MaxLength(LIMITS.username)
+  assignee!: string;
 }
 
 export class ScanDto {

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ALL_CASE_STATUSES, canSeeCase, caseStreamId, STATUS_LABELS, type Actor, type Case } from '@alignerflow/domain';
+import {
+  ALL_CASE_STATUSES,
+  canSeeCase,
+  caseStreamId,
+  STATUS_LABELS,
+  type Actor,
+  type Case,
+} from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
 
@@ -89,7 +96,9 @@ export class CasesQueries {
            FROM case_view WHERE NOT deleted GROUP BY status`,
         [now.toISOString()],
       );
-    const byStatus: Record<string, number> = Object.fromEntries(ALL_CASE_STATUSES.map((status) => [status, 0]));
+    const byStatus: Record<string, number> = Object.fromEntries(
+      ALL_CASE_STATUSES.map((status) => [status, 0]),
+    );
     const timeInStage: Record<string, { count: number; averageHours: number; maxHours: number }> = {};
     for (const row of perStatus) {
       byStatus[row.status] = row.n;

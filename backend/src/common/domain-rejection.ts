@@ -12,7 +12,9 @@ const STATUS_BY_KIND: Record<RejectionKind, number> = {
 export class DomainRejection extends HttpException {
   constructor(rejection: Rejection) {
     super(
-      rejection.details ? { error: rejection.message, details: rejection.details } : { error: rejection.message },
+      rejection.details
+        ? { error: rejection.message, details: rejection.details }
+        : { error: rejection.message },
       STATUS_BY_KIND[rejection.kind],
     );
   }

@@ -36,5 +36,7 @@ function errorBody(exception: HttpException): { error: string; details?: unknown
 
 function isDatabaseDown(exception: unknown): boolean {
   const code = (exception as { code?: string })?.code;
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001';
+  return (
+    code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001'
+  );
 }

@@ -21,28 +21,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration: ${name} ${why}`);
   };
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT', `must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail('PORT', `must be a port number, got "${env.PORT}"`);
 
   let basePath = env.BASE_PATH?.trim() || '/';
   if (!basePath.startsWith('/')) basePath = `/${basePath}`;
   if (!basePath.endsWith('/')) basePath = `${basePath}/`;
-  if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath)) fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
+  if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath))
+    fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
 
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail('DATABASE_URL', 'must be a postgres:// URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    fail('DATABASE_URL', 'must be a postgres:// URL');
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must be a redis:// URL');
 
   const demoFlag = env.DEMO_DATA?.trim();
-  if (demoFlag && demoFlag !== '0' && demoFlag !== '1') fail('DEMO_DATA', `must be 0 or 1, got "${demoFlag}"`);
+  if (demoFlag && demoFlag !== '0' && demoFlag !== '1')
+    fail('DEMO_DATA', `must be 0 or 1, got "${demoFlag}"`);
   const demoData = demoFlag ? demoFlag === '1' : !databaseUrl;
 
   const adminPassword = env.ADMIN_PASSWORD ?? (demoData ? 'demo' : '');
-  if (databaseUrl && !env.ADMIN_PASSWORD && !demoData) fail('ADMIN_PASSWORD', 'is required when DATABASE_URL is set');
+  if (databaseUrl && !env.ADMIN_PASSWORD && !demoData)
+    fail('ADMIN_PASSWORD', 'is required when DATABASE_URL is set');
 
   const processRole = (env.PROCESS_ROLE?.trim() || 'all') as AppConfig['processRole'];
   if (!['all', 'api', 'worker'].includes(processRole)) fail('PROCESS_ROLE', 'must be all, api or worker');
-  if (processRole !== 'all' && !redisUrl) fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);
+  if (processRole !== 'all' && !redisUrl)
+    fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);
 
   return {
     port,

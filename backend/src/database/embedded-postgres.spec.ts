@@ -89,7 +89,10 @@ describe('resolveDatabaseUrl', () => {
     const orphaned = await start();
     const oldPid = await postmasterPid();
     // As if the app that started it had been killed with SIGKILL.
-    await writeFile(path.join(dataDir, 'postgres.owner'), JSON.stringify({ ownerPid: 999_999_999, postmasterPid: oldPid }));
+    await writeFile(
+      path.join(dataDir, 'postgres.owner'),
+      JSON.stringify({ ownerPid: 999_999_999, postmasterPid: oldPid }),
+    );
 
     const fresh = await start();
     expect(alive(oldPid)).toBe(false);

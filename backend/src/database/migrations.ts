@@ -17,7 +17,10 @@ const MIGRATION_LOCK_ID = '7240913350164081001';
  * run inside a transaction (CREATE INDEX CONCURRENTLY, ALTER TYPE ... ADD VALUE before PG 12).
  * Applied files are never re-run: change the schema with a new file, never by editing an old one.
  */
-export async function runMigrations(databaseUrl: string, log: (msg: string) => void = () => {}): Promise<string[]> {
+export async function runMigrations(
+  databaseUrl: string,
+  log: (msg: string) => void = () => {},
+): Promise<string[]> {
   const dir = migrationsDir();
   const files = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
 

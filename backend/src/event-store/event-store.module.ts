@@ -4,7 +4,13 @@ import { EventStore } from './event-store.js';
 
 @Global()
 @Module({
-  providers: [{ provide: EventStore, useFactory: (dataSource: DataSource) => new EventStore(dataSource), inject: [DataSource] }],
+  providers: [
+    {
+      provide: EventStore,
+      useFactory: (dataSource: DataSource) => new EventStore(dataSource),
+      inject: [DataSource],
+    },
+  ],
   exports: [EventStore],
 })
 export class EventStoreModule {}

@@ -46,7 +46,9 @@ export class WrongExpectedVersionError extends Error {
   ) {
     super(
       `Stream ${streamId} was expected at version ${expectedVersion}` +
-        (actualVersion === undefined ? ', but another writer got there first' : `, but is at ${actualVersion}`),
+        (actualVersion === undefined
+          ? ', but another writer got there first'
+          : `, but is at ${actualVersion}`),
     );
   }
 }
@@ -142,7 +144,8 @@ export class EventStore {
    * them skip. Must not run inside a long transaction of the caller, hence no queryRunner.
    */
   async readAll(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
-    if (!Number.isInteger(limit) || limit <= 0) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit <= 0)
+      throw new RangeError(`limit must be a positive integer, got ${limit}`);
     const rows: EventRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -192,7 +195,8 @@ export class EventStore {
         );
         for (const [streamId, version] of continued) {
           const actualVersion = actual.get(streamId) ?? 0;
-          if (actualVersion !== version) throw new WrongExpectedVersionError(streamId, version, actualVersion);
+          if (actualVersion !== version)
+            throw new WrongExpectedVersionError(streamId, version, actualVersion);
         }
       }
       let written = 0;
@@ -213,7 +217,10 @@ export class EventStore {
         } catch (err) {
           if (!isStreamVersionConflict(err)) throw err;
           const streamId = conflictingStream(err);
-          throw new WrongExpectedVersionError(streamId ?? '(one of the batch)', expected.get(streamId ?? '') ?? 0);
+          throw new WrongExpectedVersionError(
+            streamId ?? '(one of the batch)',
+            expected.get(streamId ?? '') ?? 0,
+          );
         }
       }
       return written;
@@ -228,7 +235,9 @@ export class EventStore {
       'SELECT transaction_id::text, global_position::text FROM projection_checkpoints WHERE name = $1',
       [name],
     );
-    return rows.length === 0 ? null : { transactionId: rows[0].transaction_id, position: rows[0].global_position };
+    return rows.length === 0
+      ? null
+      : { transactionId: rows[0].transaction_id, position: rows[0].global_position };
   }
 
   /** Pass the queryRunner of the projection's own writes, so both commit or neither does. */
@@ -314,5 +323,7 @@ function isStreamVersionConflict(err: unknown): boolean {
 
 /** From "Key (stream_id, stream_version)=(case-1, 1) already exists." */
 function conflictingStream(err: unknown): string | undefined {
-  return /^Key \(stream_id, stream_version\)=\((.*), \d+\) already exists/.exec(driverError(err).detail ?? '')?.[1];
+  return /^Key \(stream_id, stream_version\)=\((.*), \d+\) already exists/.exec(
+    driverError(err).detail ?? '',
+  )?.[1];
 }

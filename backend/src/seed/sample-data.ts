@@ -42,11 +42,64 @@ const LEE = { name: 'Dr. Sarah Lee', username: 'dr.lee' };
 const PATEL = { name: 'Dr. Raj Patel', username: 'dr.patel' };
 
 const SAMPLES: SampleSpec[] = [
-  { id: 'CA-2024-001', patientName: 'Emma Thompson', doctor: LEE, clinicName: 'Bright Smiles Dental', status: 'Digital Planning', priority: 'High', price: 1250, sheets: [18, 16], dueInDays: 10 },
-  { id: 'CA-2024-002', patientName: 'James Carter', doctor: PATEL, clinicName: 'Downtown Orthodontics', status: 'Pending Approval', priority: 'Normal', price: 1100, sheets: [14, 14], dueInDays: 14 },
-  { id: 'CA-2024-003', patientName: 'Olivia Martinez', doctor: LEE, clinicName: 'Bright Smiles Dental', status: 'Doctor Approval', priority: 'Normal', price: 1400, sheets: [20, 18], dueInDays: 7, simulationVideoUrl: 'https://example.com/simulations/ca-2024-003.mp4' },
-  { id: 'CA-2024-004', patientName: 'Liam Nguyen', doctor: PATEL, clinicName: 'Downtown Orthodontics', status: 'Thermoforming', priority: 'High', price: 1300, sheets: [16, 15], dueInDays: -1, technician: 'tech' },
-  { id: 'CA-2024-077', patientName: 'Sophia Brown', doctor: LEE, clinicName: 'Bright Smiles Dental', status: 'Completed', priority: 'Normal', price: 1500, sheets: [20, 20], dueInDays: -20, stagesDone: 3 },
+  {
+    id: 'CA-2024-001',
+    patientName: 'Emma Thompson',
+    doctor: LEE,
+    clinicName: 'Bright Smiles Dental',
+    status: 'Digital Planning',
+    priority: 'High',
+    price: 1250,
+    sheets: [18, 16],
+    dueInDays: 10,
+  },
+  {
+    id: 'CA-2024-002',
+    patientName: 'James Carter',
+    doctor: PATEL,
+    clinicName: 'Downtown Orthodontics',
+    status: 'Pending Approval',
+    priority: 'Normal',
+    price: 1100,
+    sheets: [14, 14],
+    dueInDays: 14,
+  },
+  {
+    id: 'CA-2024-003',
+    patientName: 'Olivia Martinez',
+    doctor: LEE,
+    clinicName: 'Bright Smiles Dental',
+    status: 'Doctor Approval',
+    priority: 'Normal',
+    price: 1400,
+    sheets: [20, 18],
+    dueInDays: 7,
+    simulationVideoUrl: 'https://example.com/simulations/ca-2024-003.mp4',
+  },
+  {
+    id: 'CA-2024-004',
+    patientName: 'Liam Nguyen',
+    doctor: PATEL,
+    clinicName: 'Downtown Orthodontics',
+    status: 'Thermoforming',
+    priority: 'High',
+    price: 1300,
+    sheets: [16, 15],
+    dueInDays: -1,
+    technician: 'tech',
+  },
+  {
+    id: 'CA-2024-077',
+    patientName: 'Sophia Brown',
+    doctor: LEE,
+    clinicName: 'Bright Smiles Dental',
+    status: 'Completed',
+    priority: 'Normal',
+    price: 1500,
+    sheets: [20, 20],
+    dueInDays: -20,
+    stagesDone: 3,
+  },
 ];
 
 /**
@@ -83,7 +136,14 @@ export function sampleCases(now = new Date()): Omit<Case, 'version'>[] {
         assignedTo: sample.technician && index === current ? sample.technician : DEFAULT_ASSIGNEE,
       })),
       files: sample.simulationVideoUrl
-        ? [{ name: 'Simulation Video', type: 'Simulation Video', url: sample.simulationVideoUrl, size: 'Link' }]
+        ? [
+            {
+              name: 'Simulation Video',
+              type: 'Simulation Video',
+              url: sample.simulationVideoUrl,
+              size: 'Link',
+            },
+          ]
         : [],
       notes: [
         {
@@ -103,7 +163,12 @@ export function sampleCases(now = new Date()): Omit<Case, 'version'>[] {
       staging: Array.from({ length: stageCount }, (_, index) => {
         const stageNumber = index + 1;
         if (stageNumber <= stagesDone) {
-          return { stageNumber, status: 'Completed' as const, startDate: wearStart(stageNumber), endDate: wearStart(stageNumber + 1) };
+          return {
+            stageNumber,
+            status: 'Completed' as const,
+            startDate: wearStart(stageNumber),
+            endDate: wearStart(stageNumber + 1),
+          };
         }
         if (stageNumber === stagesDone + 1) {
           return { stageNumber, status: 'In Progress' as const, startDate: at(5), endDate: null };

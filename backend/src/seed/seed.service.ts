@@ -25,20 +25,28 @@ export class SeedService {
   ) {}
 
   async seedEmptyStore(): Promise<void> {
-    const [{ n: eventCount }] = await this.dataSource.query('SELECT count(*)::int AS n FROM (SELECT 1 FROM events LIMIT 1) e');
+    const [{ n: eventCount }] = await this.dataSource.query(
+      'SELECT count(*)::int AS n FROM (SELECT 1 FROM events LIMIT 1) e',
+    );
     if (eventCount > 0) return;
     const correlationId = 'seed';
     await this.createUser('admin', 'Manager', this.config.adminPassword, correlationId);
     this.logger.log('Created the admin user.');
     if (!this.config.demoData) return;
-    for (const user of DEMO_USERS) await this.createUser(user.username, user.role, DEMO_PASSWORD, correlationId);
+    for (const user of DEMO_USERS)
+      await this.createUser(user.username, user.role, DEMO_PASSWORD, correlationId);
     await withTransaction(this.dataSource, (runner) =>
       this.caseImport.importCases(sampleCases(), null, correlationId, runner),
     );
     this.logger.log('Seeded the demo users and sample cases.');
   }
 
-  private async createUser(username: string, role: 'Manager' | (typeof DEMO_USERS)[number]['role'], password: string, correlationId: string) {
+  private async createUser(
+    username: string,
+    role: 'Manager' | (typeof DEMO_USERS)[number]['role'],
+    password: string,
+    correlationId: string,
+  ) {
     if (await this.users.find(username)) return;
     const user = { username, role, email: null, passwordHash: await hashPassword(password) };
     await this.userCommands.execute(username, { type: 'CreateUser', user }, null, correlationId);

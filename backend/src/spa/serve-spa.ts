@@ -23,7 +23,8 @@ export function serveSpa(app: INestApplication, basePath: string, distDir: strin
   );
   const apiPrefix = `${basePath}api`;
   app.use((request: Request, response: Response, next: NextFunction) => {
-    const wantsPage = request.method === 'GET' && request.path.startsWith(basePath) && !request.path.startsWith(apiPrefix);
+    const wantsPage =
+      request.method === 'GET' && request.path.startsWith(basePath) && !request.path.startsWith(apiPrefix);
     if (!wantsPage) return next();
     response.setHeader('Cache-Control', 'no-cache');
     response.sendFile(index);

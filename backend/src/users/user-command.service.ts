@@ -1,10 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { decideUser, evolveUser, userStreamId, type Actor, type UserCommand, type UserEventData, type UserState } from '@alignerflow/domain';
+import {
+  decideUser,
+  evolveUser,
+  userStreamId,
+  type Actor,
+  type UserCommand,
+  type UserEventData,
+  type UserState,
+} from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
-import { EventStore, withTransaction, WrongExpectedVersionError, type RecordedEvent } from '../event-store/event-store.js';
+import {
+  EventStore,
+  withTransaction,
+  WrongExpectedVersionError,
+  type RecordedEvent,
+} from '../event-store/event-store.js';
 import { UserViewProjection } from './user-view.projection.js';
 
 /** Users are event-sourced like cases: load the stream, decide, append, project in one transaction. */
@@ -45,7 +58,10 @@ export class UserCommandService {
   ) {
     const streamId = userStreamId(username);
     const history = await this.store.readStream(streamId, runner);
-    const state = history.reduce<UserState | null>((current, event) => evolveUser(current, event as unknown as UserEventData), null);
+    const state = history.reduce<UserState | null>(
+      (current, event) => evolveUser(current, event as unknown as UserEventData),
+      null,
+    );
     const decision = decideUser(state, command, actor, username);
     if (!decision.ok) throw new DomainRejection(decision.rejection);
     if (!decision.events.length) return { state: state!, events: [] as RecordedEvent[] };

@@ -4,7 +4,12 @@ import type { QueryRunner } from 'typeorm';
 
 @Injectable()
 export class UserViewProjection {
-  async apply(state: UserState, lastPosition: string, runner: QueryRunner, table = 'user_view'): Promise<void> {
+  async apply(
+    state: UserState,
+    lastPosition: string,
+    runner: QueryRunner,
+    table = 'user_view',
+  ): Promise<void> {
     await runner.query(
       `INSERT INTO ${table} (username_key, username, role, email, activation_sound_enabled, password_hash, version,
                              deleted, last_position)

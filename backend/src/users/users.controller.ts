@@ -29,7 +29,11 @@ export class UsersController {
   ) {}
 
   @Get()
-  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+  async list(
+    @CurrentActor() actor: Actor,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ) {
     requireCapability(actor, 'listUsers', 'Doctors cannot list users.');
     return withEtag(request, response, await this.users.listTag(), async () =>
       (await this.users.list()).map(withoutSecrets),
@@ -47,7 +51,11 @@ export class UsersController {
   }
 
   @Post()
-  async create(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: CreateUserDto) {
+  async create(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() correlationId: string,
+    @Body() body: CreateUserDto,
+  ) {
     requireCapability(actor, 'manageUsers', USER_TEXTS.managerOnly);
     const checked = checkNewUser(body);
     if ('rejection' in checked) throw new DomainRejection(checked.rejection);
@@ -68,7 +76,8 @@ export class UsersController {
       type: 'UpdateUser',
       changes: {},
     };
-    if (body.activationSoundEnabled !== undefined) changes.changes.activationSoundEnabled = body.activationSoundEnabled;
+    if (body.activationSoundEnabled !== undefined)
+      changes.changes.activationSoundEnabled = body.activationSoundEnabled;
     if (body.email !== undefined) {
       const email = checkEmail(body.email);
       if ('error' in email) rejectWith('invalid', email.error);
@@ -89,7 +98,11 @@ export class UsersController {
 
   @Delete(':username')
   @HttpCode(204)
-  async remove(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Param('username') username: string) {
+  async remove(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() correlationId: string,
+    @Param('username') username: string,
+  ) {
     await this.commands.execute(username, { type: 'DeleteUser' }, actor, correlationId);
     await this.sessions.endAllFor(username);
   }

@@ -13,4 +13,7 @@ export class AddNoteCommand extends CaseCommandBase {
   }
 }
 
-export const AddNoteHandler = caseCommandHandler(AddNoteCommand, (command) => ({ type: 'AddNote', text: command.text }));
+export const AddNoteHandler = caseCommandHandler(AddNoteCommand, (command) => ({
+  type: 'AddNote',
+  text: command.text,
+}));

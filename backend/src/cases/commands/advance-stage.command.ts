@@ -13,4 +13,7 @@ export class AdvanceStageCommand extends CaseCommandBase {
   }
 }
 
-export const AdvanceStageHandler = caseCommandHandler(AdvanceStageCommand, (command) => ({ type: 'AdvanceStage', fromStatus: command.fromStatus }));
+export const AdvanceStageHandler = caseCommandHandler(AdvanceStageCommand, (command) => ({
+  type: 'AdvanceStage',
+  fromStatus: command.fromStatus,
+}));

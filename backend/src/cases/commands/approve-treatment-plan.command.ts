@@ -2,4 +2,6 @@ import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
 export class ApproveTreatmentPlanCommand extends CaseCommandBase {}
 
-export const ApproveTreatmentPlanHandler = caseCommandHandler(ApproveTreatmentPlanCommand, () => ({ type: 'ApproveTreatmentPlan' }));
+export const ApproveTreatmentPlanHandler = caseCommandHandler(ApproveTreatmentPlanCommand, () => ({
+  type: 'ApproveTreatmentPlan',
+}));

@@ -13,4 +13,8 @@ export class CompleteAlignerStageCommand extends CaseCommandBase {
   }
 }
 
-export const CompleteAlignerStageHandler = caseCommandHandler(CompleteAlignerStageCommand, (command) => ({ type: 'ChangeAlignerStage', stageNumber: command.stageNumber, action: 'complete' }));
+export const CompleteAlignerStageHandler = caseCommandHandler(CompleteAlignerStageCommand, (command) => ({
+  type: 'ChangeAlignerStage',
+  stageNumber: command.stageNumber,
+  action: 'complete',
+}));

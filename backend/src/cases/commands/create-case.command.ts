@@ -37,11 +37,16 @@ export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Cas
       const suffix = await this.freeSuffix(year);
       const id = formatCaseId(year, suffix);
       try {
-        return await this.cases.execute(id, { type: 'CreateCase', caseId: id, input: command.input }, command.actor, {
-          ...command.options,
-          beforeAppend: (runner) =>
-            runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [id, year, suffix]),
-        });
+        return await this.cases.execute(
+          id,
+          { type: 'CreateCase', caseId: id, input: command.input },
+          command.actor,
+          {
+            ...command.options,
+            beforeAppend: (runner) =>
+              runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [id, year, suffix]),
+          },
+        );
       } catch (error) {
         const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code;
         if (code !== UNIQUE_VIOLATION || attempt >= 10) throw error;
@@ -50,9 +55,12 @@ export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Cas
   }
 
   private async freeSuffix(year: number): Promise<number> {
-    const rows: { suffix: number }[] = await this.dataSource.query('SELECT suffix FROM case_ids WHERE year = $1', [year]);
+    const rows: { suffix: number }[] = await this.dataSource.query(
+      'SELECT suffix FROM case_ids WHERE year = $1',
+      [year],
+    );
     const taken = new Set(rows.map((row) => row.suffix));
-    for (let count = taken.size; ; ) {
+    for (let count = taken.size; ;) {
       const range = caseIdSuffixRange(count);
       const suffix = pickCaseIdSuffix(range, taken);
       if (suffix !== undefined) return suffix;

@@ -13,4 +13,7 @@ export class EditCaseCommand extends CaseCommandBase {
   }
 }
 
-export const EditCaseHandler = caseCommandHandler(EditCaseCommand, (command) => ({ type: 'EditCase', fields: command.fields }));
+export const EditCaseHandler = caseCommandHandler(EditCaseCommand, (command) => ({
+  type: 'EditCase',
+  fields: command.fields,
+}));

@@ -7,11 +7,19 @@ export class GenerateCaseQrCommand extends CaseCommandBase {}
 
 /** Showing the case QR; a Technician doing so takes the current stage (spec section 4). */
 @CommandHandler(GenerateCaseQrCommand)
-export class GenerateCaseQrHandler implements ICommandHandler<GenerateCaseQrCommand, { case: Case; payload: string }> {
+export class GenerateCaseQrHandler implements ICommandHandler<
+  GenerateCaseQrCommand,
+  { case: Case; payload: string }
+> {
   constructor(private readonly cases: CaseCommandService) {}
 
   async execute(command: GenerateCaseQrCommand) {
-    const updated = await this.cases.execute(command.caseId, { type: 'GenerateCaseQr' }, command.actor, command.options);
+    const updated = await this.cases.execute(
+      command.caseId,
+      { type: 'GenerateCaseQr' },
+      command.actor,
+      command.options,
+    );
     return { case: updated, payload: casePayload(updated.id) };
   }
 }

@@ -25,7 +25,8 @@ export class ReassignStageHandler implements ICommandHandler<ReassignStageComman
   ) {}
 
   async execute(command: ReassignStageCommand): Promise<Case> {
-    const named = typeof command.assignee === 'string' && command.assignee.trim() ? command.assignee : undefined;
+    const named =
+      typeof command.assignee === 'string' && command.assignee.trim() ? command.assignee : undefined;
     const user = named ? await this.users.find(named) : undefined;
     return this.cases.execute(
       command.caseId,

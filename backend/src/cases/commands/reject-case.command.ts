@@ -13,4 +13,7 @@ export class RejectCaseCommand extends CaseCommandBase {
   }
 }
 
-export const RejectCaseHandler = caseCommandHandler(RejectCaseCommand, (command) => ({ type: 'RejectCase', reason: command.reason }));
+export const RejectCaseHandler = caseCommandHandler(RejectCaseCommand, (command) => ({
+  type: 'RejectCase',
+  reason: command.reason,
+}));

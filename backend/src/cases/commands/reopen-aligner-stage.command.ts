@@ -13,4 +13,8 @@ export class ReopenAlignerStageCommand extends CaseCommandBase {
   }
 }
 
-export const ReopenAlignerStageHandler = caseCommandHandler(ReopenAlignerStageCommand, (command) => ({ type: 'ChangeAlignerStage', stageNumber: command.stageNumber, action: 'reopen' }));
+export const ReopenAlignerStageHandler = caseCommandHandler(ReopenAlignerStageCommand, (command) => ({
+  type: 'ChangeAlignerStage',
+  stageNumber: command.stageNumber,
+  action: 'reopen',
+}));

@@ -13,4 +13,7 @@ export class RequestChangesCommand extends CaseCommandBase {
   }
 }
 
-export const RequestChangesHandler = caseCommandHandler(RequestChangesCommand, (command) => ({ type: 'RequestChanges', comment: command.comment }));
+export const RequestChangesHandler = caseCommandHandler(RequestChangesCommand, (command) => ({
+  type: 'RequestChanges',
+  comment: command.comment,
+}));

@@ -13,4 +13,8 @@ export class ResetAlignerStageCommand extends CaseCommandBase {
   }
 }
 
-export const ResetAlignerStageHandler = caseCommandHandler(ResetAlignerStageCommand, (command) => ({ type: 'ChangeAlignerStage', stageNumber: command.stageNumber, action: 'reset' }));
+export const ResetAlignerStageHandler = caseCommandHandler(ResetAlignerStageCommand, (command) => ({
+  type: 'ChangeAlignerStage',
+  stageNumber: command.stageNumber,
+  action: 'reset',
+}));

@@ -13,4 +13,8 @@ export class SaveSimulationLinksCommand extends CaseCommandBase {
   }
 }
 
-export const SaveSimulationLinksHandler = caseCommandHandler(SaveSimulationLinksCommand, (command) => ({ type: 'SaveSimulationLinks', simulationVideoUrl: command.links.simulationVideoUrl, simulationExternalLink: command.links.simulationExternalLink }));
+export const SaveSimulationLinksHandler = caseCommandHandler(SaveSimulationLinksCommand, (command) => ({
+  type: 'SaveSimulationLinks',
+  simulationVideoUrl: command.links.simulationVideoUrl,
+  simulationExternalLink: command.links.simulationExternalLink,
+}));

@@ -13,8 +13,7 @@ export class ScanQrCommand {
 }
 
 export type ScanResult =
-  | { kind: 'case'; case: Case }
-  | { kind: 'stage'; case: Case; started: number; completed: number | null };
+  { kind: 'case'; case: Case } | { kind: 'stage'; case: Case; started: number; completed: number | null };
 
 /** A case QR opens its case; a stage QR starts that aligner stage and completes the one before. */
 @CommandHandler(ScanQrCommand)

@@ -13,4 +13,8 @@ export class StartAlignerStageCommand extends CaseCommandBase {
   }
 }
 
-export const StartAlignerStageHandler = caseCommandHandler(StartAlignerStageCommand, (command) => ({ type: 'ChangeAlignerStage', stageNumber: command.stageNumber, action: 'start' }));
+export const StartAlignerStageHandler = caseCommandHandler(StartAlignerStageCommand, (command) => ({
+  type: 'ChangeAlignerStage',
+  stageNumber: command.stageNumber,
+  action: 'start',
+}));

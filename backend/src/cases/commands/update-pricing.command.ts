@@ -13,4 +13,7 @@ export class UpdatePricingCommand extends CaseCommandBase {
   }
 }
 
-export const UpdatePricingHandler = caseCommandHandler(UpdatePricingCommand, (command) => ({ type: 'UpdatePricing', ...command.pricing }));
+export const UpdatePricingHandler = caseCommandHandler(UpdatePricingCommand, (command) => ({
+  type: 'UpdatePricing',
+  ...command.pricing,
+}));

@@ -1,0 +1,26 @@
+/**
+ * `node backend/dist/migrate.js`: applies pending migrations to the app's database (DATABASE_URL,
+ * or the embedded PostgreSQL in DATA_DIR, exactly as the app resolves it) and exits.
+ */
+import { resolveDatabaseUrl } from './database/embedded-postgres.js';
+import { runMigrations } from './database/migrations.js';
+
+async function main(): Promise<void> {
+  const log = (msg: string) => console.log(msg);
+  const database = await resolveDatabaseUrl(process.env, log);
+  try {
+    const applied = await runMigrations(database.url, log);
+    console.log(applied.length === 0 ? 'Database is up to date.' : `Applied ${applied.length} migration(s).`);
+  } finally {
+    await database.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`Migration failed: ${err instanceof Error ? err.message : String(err)}`);
+    // Explicit exit: a deploy step must not hang on a connection left open by a failure.
+    process.exit(1);
+  },
+);
