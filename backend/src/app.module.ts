@@ -3,12 +3,14 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AiModule } from './ai/ai.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
+import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SeedService } from './seed/seed.service.js';
@@ -36,6 +38,8 @@ export class AppModule {
         AuthModule,
         CasesModule,
         HealthModule,
+        FilesModule,
+        AiModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

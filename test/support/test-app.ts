@@ -1,5 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp } from '../../backend/src/app';
 import { loadConfig } from '../../backend/src/config/config';
 import { createTestDatabase } from './database';
@@ -10,6 +13,7 @@ export interface TestApp {
   baseUrl: string;
   apiUrl: string;
   databaseUrl: string;
+  dataDir: string;
   anonymous: ApiClient;
   login(username: string, password?: string): Promise<ApiClient>;
   close(): Promise<void>;
@@ -18,8 +22,10 @@ export interface TestApp {
 /** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'af-test-'));
   const config = loadConfig({
     DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
     DEMO_DATA: '1',
     ADMIN_PASSWORD: 'demo',
     PORT: '0',
@@ -36,6 +42,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     baseUrl,
     apiUrl,
     databaseUrl: database.url,
+    dataDir,
     anonymous,
     async login(username, password = 'demo') {
       const answer = await anonymous.post('/auth/login', { username, password });
@@ -46,6 +53,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

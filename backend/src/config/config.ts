@@ -11,6 +11,7 @@ export interface AppConfig {
   processRole: 'all' | 'api' | 'worker';
   /** Whether cookies must be Secure: behind TLS in production. */
   secureCookies: boolean;
+  ai: { apiKey: string | undefined; model: string; endpoint: string };
 }
 
 export class ConfigError extends Error {}
@@ -60,7 +61,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     demoData,
     processRole,
     secureCookies: env.SECURE_COOKIES === '1',
+    ai: {
+      apiKey: env.AI_API_KEY?.trim() || undefined,
+      model: env.AI_MODEL?.trim() || 'gemini-2.5-flash',
+      endpoint: checkedUrl('AI_ENDPOINT', env.AI_ENDPOINT, 'https://generativelanguage.googleapis.com', fail),
+    },
   };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
+
+function checkedUrl(
+  name: string,
+  value: string | undefined,
+  fallback: string,
+  fail: (name: string, why: string) => never,
+) {
+  const url = value?.trim() || fallback;
+  if (!/^https?:\/\/[^\s]+$/.test(url)) fail(name, `must be an http(s) URL, got "${value}"`);
+  return url.replace(/\/$/, '');
+}

@@ -11,3 +11,5 @@ export * from './staging/staging.js';
 export * from './qr/qr.js';
 export * from './validation/validation.js';
 export * from './users/users.js';
+export * from './case/upcasters.js';
+export * from './notifications/policy.js';

@@ -9,6 +9,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
+import { claimUploads } from '../../files/upload-claims.js';
 
 export class CreateCaseCommand {
   constructor(
@@ -43,8 +44,10 @@ export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Cas
           command.actor,
           {
             ...command.options,
-            beforeAppend: (runner) =>
-              runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [id, year, suffix]),
+            beforeAppend: async (runner) => {
+              await runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [id, year, suffix]);
+              await claimUploads(runner, id, fileUrls(command.input.files), command.actor);
+            },
           },
         );
       } catch (error) {
@@ -68,4 +71,11 @@ export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Cas
       count = range.max - 100 + 1;
     }
   }
+}
+
+/** The urls of the files a new case names; their shape is checked by the domain's decide. */
+function fileUrls(files: unknown): { url: string }[] {
+  return Array.isArray(files)
+    ? files.filter((file): file is { url: string } => typeof file?.url === 'string')
+    : [];
 }

@@ -1,0 +1,98 @@
+import type { Case } from '../case/case.js';
+import type { CaseEvent } from '../case/events.js';
+import { STATUS_LABELS } from '../case/status.js';
+import type { Role } from '../permissions/roles.js';
+
+export const PRODUCT_NAME = 'AlignerFlow';
+export const DEFAULT_NOTIFICATION = { title: PRODUCT_NAME, body: 'You have a new update' } as const;
+
+/** Who hears of it: everyone with one of the roles, or one user. */
+export type Audience = { roles: readonly Role[] } | { username: string };
+
+export interface Alert {
+  /** manager_alert sounds for managers, doctor_alert for the named doctor (spec section 6). */
+  kind: 'manager_alert' | 'doctor_alert';
+  audience: Audience;
+  title: string;
+  body: string;
+  caseId: string;
+  /** The doctor a doctor_alert is addressed to. */
+  doctor?: string;
+}
+
+/**
+ * The notification policy of the product decisions: which case events tell whom. Both the live
+ * stream's alerts and the push notifications come from here.
+ */
+export function alertsFor(event: CaseEvent, after: Case): Alert[] {
+  const caseId = after.id;
+  const patient = after.patientName;
+  const toManagers = (title: string, body: string): Alert => ({
+    kind: 'manager_alert',
+    audience: { roles: ['Manager'] },
+    title,
+    body,
+    caseId,
+  });
+  const toDoctor = (doctor: string | null, title: string, body: string): Alert[] =>
+    doctor ? [{ kind: 'doctor_alert', audience: { username: doctor }, title, body, caseId, doctor }] : [];
+
+  switch (event.type) {
+    case 'CaseCreated':
+      return [toManagers('New case submitted', `${caseId} for ${patient} is waiting for approval.`)];
+    case 'StageAdvanced':
+      if (event.data.to === STATUS_LABELS.DoctorApproval) {
+        return toDoctor(
+          after.assignedDoctorUsername,
+          'Treatment plan ready',
+          `The treatment plan of ${patient} (${caseId}) is waiting for your approval.`,
+        );
+      }
+      if (event.data.to === STATUS_LABELS.Completed) {
+        return toDoctor(
+          after.assignedDoctorUsername,
+          'Case completed',
+          `${caseId} for ${patient} is complete.`,
+        );
+      }
+      return [];
+    case 'CaseHeld':
+      return [
+        toManagers('Case on hold', `${caseId} for ${patient} was put on hold by ${event.actor.username}.`),
+      ];
+    case 'CaseResumed':
+      return [toManagers('Case resumed', `${caseId} for ${patient} was resumed by ${event.actor.username}.`)];
+    case 'ChangesRequested':
+      return [
+        {
+          kind: 'manager_alert',
+          audience: { roles: ['Manager', 'Designer'] },
+          title: 'Changes requested',
+          body: `${event.actor.username} requested changes to ${caseId}: ${event.data.comment}`,
+          caseId,
+        },
+      ];
+    case 'CaseRejected': {
+      const creator = after.createdBy;
+      const body = `${caseId} for ${patient} was rejected: ${event.data.reason}`;
+      if (creator.role === 'Doctor') return toDoctor(creator.username, 'Case rejected', body);
+      return [
+        {
+          kind: 'manager_alert',
+          audience: { username: creator.username },
+          title: 'Case rejected',
+          body,
+          caseId,
+        },
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+export function isInAudience(audience: Audience, user: { username: string; role: Role }): boolean {
+  return 'roles' in audience
+    ? audience.roles.includes(user.role)
+    : audience.username.toLowerCase() === user.username.toLowerCase();
+}
