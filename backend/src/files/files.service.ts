@@ -106,6 +106,7 @@ export class FilesService {
 function safeName(name: string): string {
   // Browsers send latin1-decoded UTF-8 names through multer; keep the real characters.
   const decoded = Buffer.from(name, 'latin1').toString('utf8');
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
   const cleaned = decoded
     .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
     .trim()

@@ -98,7 +98,9 @@ describe('pickCaseIdSuffix', () => {
           let call = 0;
           const random = () => randoms[call++ % randoms.length];
           const suffix = pickCaseIdSuffix(pickRange, taken, random);
-          const full = Array.from({ length: width + 1 }, (_, index) => min + index).every((n) => taken.has(n));
+          const full = Array.from({ length: width + 1 }, (_, index) => min + index).every((n) =>
+            taken.has(n),
+          );
           if (full) {
             expect(suffix).toBeUndefined();
           } else {

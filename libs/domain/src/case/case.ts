@@ -6,7 +6,13 @@ export const PRIORITIES: readonly Priority[] = ['Normal', 'High'];
 export const CASE_TYPE = 'Clear Aligner';
 
 export type FileType = 'STL' | 'Photo' | 'Document' | 'Simulation Video' | 'External Link';
-export const FILE_TYPES: readonly FileType[] = ['STL', 'Photo', 'Document', 'Simulation Video', 'External Link'];
+export const FILE_TYPES: readonly FileType[] = [
+  'STL',
+  'Photo',
+  'Document',
+  'Simulation Video',
+  'External Link',
+];
 
 export interface CaseFile {
   name: string;

@@ -22,7 +22,15 @@ import {
   type Capability,
 } from '../permissions/permissions.js';
 import type { Actor, Role } from '../permissions/roles.js';
-import { addDays, checkText, isHttpUrl, isIsoDate, LIMITS, parseDecimal, parseInteger } from '../validation/validation.js';
+import {
+  addDays,
+  checkText,
+  isHttpUrl,
+  isIsoDate,
+  LIMITS,
+  parseDecimal,
+  parseInteger,
+} from '../validation/validation.js';
 
 export type RejectionKind = 'not_found' | 'invalid' | 'forbidden' | 'conflict';
 export interface Rejection {
@@ -93,16 +101,14 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
 
   switch (command.type) {
     case 'ApproveCase': {
-      const blocked =
-        pendingApprovalOnly(state) ?? requireRole('approveCase', CASE_TEXTS.managerOnly);
+      const blocked = pendingApprovalOnly(state) ?? requireRole('approveCase', CASE_TEXTS.managerOnly);
       if (blocked) return blocked;
       if (!command.doctorUsername?.trim()) return invalid(CASE_TEXTS.chooseDoctor);
       if (command.doctor?.role !== 'Doctor') return invalid(CASE_TEXTS.notADoctor(command.doctorUsername));
       return accept({ type: 'CaseApproved', data: { doctorUsername: command.doctor.username } });
     }
     case 'RejectCase': {
-      const blocked =
-        pendingApprovalOnly(state) ?? requireRole('rejectCase', CASE_TEXTS.managerOnly);
+      const blocked = pendingApprovalOnly(state) ?? requireRole('rejectCase', CASE_TEXTS.managerOnly);
       if (blocked) return blocked;
       const reason = checkText('Reason', command.reason, { max: LIMITS.reason });
       if ('error' in reason) return invalid(reason.error);
@@ -154,9 +160,13 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       if ('error' in assignee) return invalid(assignee.error);
       if (!assignee.value) return invalid(CASE_TEXTS.assigneeRequired);
       const placeholder = assignee.value === UNASSIGNED || assignee.value === DEFAULT_ASSIGNEE;
-      if (!placeholder && !command.assigneeIsLabUser) return invalid(`"${assignee.value}" is not a lab user.`);
+      if (!placeholder && !command.assigneeIsLabUser)
+        return invalid(`"${assignee.value}" is not a lab user.`);
       if (step.assignedTo === assignee.value) return accept();
-      return accept({ type: 'StageAssigneeChanged', data: { stage: step.name, assignee: assignee.value, viaQr: false } });
+      return accept({
+        type: 'StageAssigneeChanged',
+        data: { stage: step.name, assignee: assignee.value, viaQr: false },
+      });
     }
     case 'GenerateCaseQr':
       return decideQr(state, actor);
@@ -223,7 +233,9 @@ function decideAdvance(state: Case, fromStatus: string | undefined, actor: Actor
 /** What the "Complete Stage & Advance" button shows: enabled, or the guidance text instead. */
 export function advanceAvailability(state: Case, actor: Actor): { enabled: boolean; message: string | null } {
   const decision = decideAdvance(state, undefined, actor);
-  return decision.ok ? { enabled: true, message: null } : { enabled: false, message: decision.rejection.message };
+  return decision.ok
+    ? { enabled: true, message: null }
+    : { enabled: false, message: decision.rejection.message };
 }
 
 function decideCreate(
@@ -254,7 +266,10 @@ type CheckedNewCase = Omit<
 >;
 
 /** Validates the new-case form; the wizard shows the same messages before it submits. */
-export function checkNewCase(input: NewCaseInput, now: string): { value: CheckedNewCase } | { errors: string[] } {
+export function checkNewCase(
+  input: NewCaseInput,
+  now: string,
+): { value: CheckedNewCase } | { errors: string[] } {
   const errors: string[] = [];
   const text = (label: string, value: unknown, options?: { required?: boolean; max?: number }) => {
     const result = checkText(label, value, options);
@@ -295,7 +310,9 @@ function checkPriority(value: unknown): Priority | undefined {
 /** null = not given (the default applies); undefined = not a date. */
 function checkDeliveryDate(value: unknown): string | null | undefined {
   if (value === undefined || value === null || value === '') return null;
-  return typeof value === 'string' && isIsoDate(value.slice(0, 10)) && value.length <= 30 ? value.slice(0, 10) : undefined;
+  return typeof value === 'string' && isIsoDate(value.slice(0, 10)) && value.length <= 30
+    ? value.slice(0, 10)
+    : undefined;
 }
 
 function checkFiles(value: unknown): { value: CaseFile[] } | { error: string } {
@@ -328,9 +345,11 @@ function isLocalPath(value: string): boolean {
 type Pricing = { price: number | null; upperSheets: number | null; lowerSheets: number | null };
 
 /** Non-numeric or empty values are absent (spec); numbers outside sane bounds are refused. */
-export function checkPricing(input: { price?: unknown; upperSheets?: unknown; lowerSheets?: unknown }):
-  | { value: Pricing }
-  | { error: string } {
+export function checkPricing(input: {
+  price?: unknown;
+  upperSheets?: unknown;
+  lowerSheets?: unknown;
+}): { value: Pricing } | { error: string } {
   const price = parseDecimal(input.price) ?? null;
   const upperSheets = parseInteger(input.upperSheets) ?? null;
   const lowerSheets = parseInteger(input.lowerSheets) ?? null;
@@ -342,7 +361,9 @@ export function checkPricing(input: { price?: unknown; upperSheets?: unknown; lo
       return { error: `Sheet counts must be whole numbers between 0 and ${LIMITS.maxSheets}.` };
     }
   }
-  return { value: { price: price === null ? null : Math.round(price * 100) / 100, upperSheets, lowerSheets } };
+  return {
+    value: { price: price === null ? null : Math.round(price * 100) / 100, upperSheets, lowerSheets },
+  };
 }
 
 function decidePricing(state: Case, input: { price: unknown; upperSheets: unknown; lowerSheets: unknown }) {
@@ -355,9 +376,10 @@ function decidePricing(state: Case, input: { price: unknown; upperSheets: unknow
   return accept({ type: 'PricingUpdated', data: pricing.value });
 }
 
-function checkLinks(input: { simulationVideoUrl: unknown; simulationExternalLink: unknown }):
-  | { value: { simulationVideoUrl: string; simulationExternalLink: string } }
-  | { error: string } {
+function checkLinks(input: {
+  simulationVideoUrl: unknown;
+  simulationExternalLink: unknown;
+}): { value: { simulationVideoUrl: string; simulationExternalLink: string } } | { error: string } {
   const result = { simulationVideoUrl: '', simulationExternalLink: '' };
   for (const [field, label] of [
     ['simulationVideoUrl', 'Simulation Video URL'],
@@ -444,12 +466,18 @@ function decideQr(state: Case, actor: Actor): Decision {
   const step = state.alignerWorkflow.find((candidate) => candidate.name === state.status);
   if (!step || step.assignedTo === actor.username) return accept();
   if (step.assignedTo === DEFAULT_ASSIGNEE || step.assignedTo === UNASSIGNED) {
-    return accept({ type: 'StageAssigneeChanged', data: { stage: step.name, assignee: actor.username, viaQr: true } });
+    return accept({
+      type: 'StageAssigneeChanged',
+      data: { stage: step.name, assignee: actor.username, viaQr: true },
+    });
   }
   return accept({ type: 'QrAssignmentKept', data: { stage: step.name, owner: step.assignedTo } });
 }
 
-const STAGING_TRANSITIONS: Record<StagingAction, { from: StageStatus | null; to: StageStatus; verb: string }> = {
+const STAGING_TRANSITIONS: Record<
+  StagingAction,
+  { from: StageStatus | null; to: StageStatus; verb: string }
+> = {
   start: { from: 'Not Started', to: 'In Progress', verb: 'started' },
   complete: { from: 'In Progress', to: 'Completed', verb: 'completed' },
   reopen: { from: 'Completed', to: 'In Progress', verb: 're-opened' },
@@ -483,7 +511,10 @@ function decideStageScan(state: Case, stageNumber: number, actor: Actor): Decisi
   ];
   const previous = state.staging.find((candidate) => candidate.stageNumber === stageNumber - 1);
   if (previous && previous.status !== 'Completed') {
-    events.push({ type: 'AlignerStageChanged', data: { stageNumber: stageNumber - 1, status: 'Completed', viaScan: true } });
+    events.push({
+      type: 'AlignerStageChanged',
+      data: { stageNumber: stageNumber - 1, status: 'Completed', viaScan: true },
+    });
   }
   return accept(...events);
 }

@@ -24,7 +24,10 @@ export function evolve(state: Case | null, event: CaseEvent): Case {
   switch (event.type) {
     case 'CaseApproved':
       return withNote(
-        { ...moveTo(next, STATUS_LABELS.DigitalPlanning, at), assignedDoctorUsername: event.data.doctorUsername },
+        {
+          ...moveTo(next, STATUS_LABELS.DigitalPlanning, at),
+          assignedDoctorUsername: event.data.doctorUsername,
+        },
         CASE_TEXTS.approvedNote(actor.username, event.data.doctorUsername),
         actor,
         at,
@@ -54,7 +57,7 @@ export function evolve(state: Case | null, event: CaseEvent): Case {
       return { ...next, onHold: false };
     case 'CaseDetailsEdited': {
       const edited = { ...next, ...event.data.changes };
-      return { ...edited, files: withLinkFiles(edited.files, edited) };
+      return { ...edited, files: withLinkFiles(edited.files, event.data.changes) };
     }
     case 'PricingUpdated':
       return { ...next, ...event.data };
@@ -89,7 +92,9 @@ export function evolve(state: Case | null, event: CaseEvent): Case {
       return {
         ...next,
         staging: next.staging.map((entry) =>
-          entry.stageNumber === event.data.stageNumber ? stageWithStatus(entry, event.data.status, at) : entry,
+          entry.stageNumber === event.data.stageNumber
+            ? stageWithStatus(entry, event.data.status, at)
+            : entry,
         ),
       };
     case 'CaseDeleted':
@@ -172,14 +177,24 @@ function completed(state: Case): Case {
   return { ...state, staging, stageWearTimeInDays: DEFAULT_STAGE_WEAR_DAYS };
 }
 
-export function stageWithStatus(entry: StagingEntry, status: StagingEntry['status'], at: string): StagingEntry {
+export function stageWithStatus(
+  entry: StagingEntry,
+  status: StagingEntry['status'],
+  at: string,
+): StagingEntry {
   if (status === 'Not Started') return { ...entry, status, startDate: null, endDate: null };
   const startDate = entry.startDate ?? at;
   return { ...entry, status, startDate, endDate: status === 'Completed' ? at : null };
 }
 
 function withNote(state: Case, text: string, actor: Actor, at: string): Case {
-  const note = { id: `note-${Date.parse(at)}-${state.version}`, author: actor.username, role: actor.role, text, timestamp: at };
+  const note = {
+    id: `note-${Date.parse(at)}-${state.version}`,
+    author: actor.username,
+    role: actor.role,
+    text,
+    timestamp: at,
+  };
   return { ...state, notes: [...state.notes, note] };
 }
 
@@ -189,15 +204,23 @@ function withTechnician(technicians: string[], assignee: string): string[] {
   return named.includes(assignee) ? named : [...named, assignee];
 }
 
-const LINK_FILES: { type: FileType; name: string; field: 'simulationVideoUrl' | 'simulationExternalLink' }[] = [
-  { type: 'Simulation Video', name: 'Simulation Video', field: 'simulationVideoUrl' },
-  { type: 'External Link', name: 'External Simulation', field: 'simulationExternalLink' },
-];
+const LINK_FILES: { type: FileType; name: string; field: 'simulationVideoUrl' | 'simulationExternalLink' }[] =
+  [
+    { type: 'Simulation Video', name: 'Simulation Video', field: 'simulationVideoUrl' },
+    { type: 'External Link', name: 'External Simulation', field: 'simulationExternalLink' },
+  ];
 
-/** The simulation links also appear as file entries; an empty link removes its entry. */
-function withLinkFiles(files: CaseFile[], links: Pick<Case, 'simulationVideoUrl' | 'simulationExternalLink'>) {
+/**
+ * The simulation links also appear as file entries; an empty link removes its entry. Only the links
+ * given are synced, so editing another field never drops a file.
+ */
+function withLinkFiles(
+  files: CaseFile[],
+  links: Partial<Pick<Case, 'simulationVideoUrl' | 'simulationExternalLink'>>,
+) {
   let result = files;
   for (const { type, name, field } of LINK_FILES) {
+    if (!(field in links)) continue;
     const url = links[field];
     const others = result.filter((file) => file.type !== type);
     result = url ? [...others, { name, type, url, size: 'Link' }] : others;

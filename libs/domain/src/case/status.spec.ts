@@ -98,13 +98,10 @@ describe('parseStatus accepts display names, internal names and both readings of
 });
 
 describe('status colours (spec section 4)', () => {
-  it.each(SPEC_STATUSES.map(([display, , colour]) => [display, colour]))(
-    '%s is %s',
-    (display, colour) => {
-      expect(statusColour(display)).toBe(colour);
-      expect(statusColour(display, false)).toBe(colour);
-    },
-  );
+  it.each(SPEC_STATUSES.map(([display, , colour]) => [display, colour]))('%s is %s', (display, colour) => {
+    expect(statusColour(display)).toBe(colour);
+    expect(statusColour(display, false)).toBe(colour);
+  });
 
   it.each(SPEC_STATUSES.map(([, internal, colour]) => [internal, colour]))(
     'the internal name %s is %s too',

@@ -29,33 +29,41 @@ const N = false;
  * Hold/Resume, Edit and Delete are Manager only; pricing Manager + Representative; AI photo analysis
  * the staff roles; the case QR the users allowed to act on the case.
  */
-const CAPABILITY_TABLE: [Capability, manager: boolean, rep: boolean, designer: boolean, tech: boolean, doctor: boolean][] =
-  [
-    ['createCase', Y, Y, N, N, Y],
-    ['editCase', Y, N, N, N, N],
-    ['deleteCase', Y, N, N, N, N],
-    ['holdCase', Y, N, N, N, N],
-    ['approveCase', Y, N, N, N, N],
-    ['rejectCase', Y, N, N, N, N],
-    ['reassignStage', Y, N, N, N, N],
-    ['saveSimulation', Y, N, Y, N, N],
-    ['selfAssignViaQr', N, N, N, Y, N],
-    ['editPricing', Y, Y, N, N, N],
-    ['analyzePhoto', Y, Y, Y, Y, N],
-    ['reviewTreatmentPlan', N, N, N, N, Y],
-    ['changeStaging', Y, N, N, N, Y],
-    ['viewDashboard', Y, Y, Y, Y, N],
-    ['listUsers', Y, Y, Y, Y, N],
-    ['manageUsers', Y, N, N, N, N],
-    ['backup', Y, N, N, N, N],
-    ['sendNotifications', Y, N, N, N, N],
-    ['scanQr', Y, Y, Y, Y, Y],
-  ];
+const CAPABILITY_TABLE: [
+  Capability,
+  manager: boolean,
+  rep: boolean,
+  designer: boolean,
+  tech: boolean,
+  doctor: boolean,
+][] = [
+  ['createCase', Y, Y, N, N, Y],
+  ['editCase', Y, N, N, N, N],
+  ['deleteCase', Y, N, N, N, N],
+  ['holdCase', Y, N, N, N, N],
+  ['approveCase', Y, N, N, N, N],
+  ['rejectCase', Y, N, N, N, N],
+  ['reassignStage', Y, N, N, N, N],
+  ['saveSimulation', Y, N, Y, N, N],
+  ['selfAssignViaQr', N, N, N, Y, N],
+  ['editPricing', Y, Y, N, N, N],
+  ['analyzePhoto', Y, Y, Y, Y, N],
+  ['reviewTreatmentPlan', N, N, N, N, Y],
+  ['changeStaging', Y, N, N, N, Y],
+  ['viewDashboard', Y, Y, Y, Y, N],
+  ['listUsers', Y, Y, Y, Y, N],
+  ['manageUsers', Y, N, N, N, N],
+  ['backup', Y, N, N, N, N],
+  ['sendNotifications', Y, N, N, N, N],
+  ['scanQr', Y, Y, Y, Y, Y],
+];
 const ROLE_COLUMNS: Role[] = ['Manager', 'Representative', 'Designer', 'Technician', 'Doctor'];
 
 describe('capability table (spec section 6 + product decisions)', () => {
   it('covers every capability the library defines', () => {
-    expect(CAPABILITY_TABLE.map(([capability]) => capability).sort()).toEqual(Object.keys(CAPABILITIES).sort());
+    expect(CAPABILITY_TABLE.map(([capability]) => capability).sort()).toEqual(
+      Object.keys(CAPABILITIES).sort(),
+    );
   });
 
   it.each(
@@ -115,7 +123,13 @@ describe('case visibility: staff see every case, a doctor only their own', () =>
   const lee: Actor = { username: 'dr.lee', role: 'Doctor' };
   it.each<[string, Actor, string | null, boolean | undefined, boolean]>([
     ['a Manager, unassigned case', { username: 'admin', role: 'Manager' }, null, undefined, true],
-    ['a Representative, other doctor', { username: 'rep', role: 'Representative' }, 'dr.patel', undefined, true],
+    [
+      'a Representative, other doctor',
+      { username: 'rep', role: 'Representative' },
+      'dr.patel',
+      undefined,
+      true,
+    ],
     ['a Designer', { username: 'designer', role: 'Designer' }, 'dr.lee', undefined, true],
     ['a Technician', { username: 'tech', role: 'Technician' }, null, false, true],
     ['the assigned doctor', lee, 'dr.lee', undefined, true],

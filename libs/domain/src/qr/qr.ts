@@ -22,7 +22,12 @@ export function parseQrPayload(raw: unknown): ScannedQr | undefined {
     if (parsed && typeof parsed === 'object') {
       const { caseId, stage } = parsed as { caseId?: unknown; stage?: unknown };
       const stageNumber = typeof stage === 'string' ? Number(stage) : stage;
-      if (typeof caseId === 'string' && caseId.trim() && Number.isInteger(stageNumber) && (stageNumber as number) > 0) {
+      if (
+        typeof caseId === 'string' &&
+        caseId.trim() &&
+        Number.isInteger(stageNumber) &&
+        (stageNumber as number) > 0
+      ) {
         return { kind: 'stage', caseId: caseId.trim(), stage: stageNumber as number };
       }
     }

@@ -67,9 +67,23 @@ describe('per-stage remaining days, overdue text and progress bar', () => {
     ['5.9 days in counts 5 whole days', entry(1, 'In Progress', daysAgo(5.9)), 15, 10, null, 33],
     ['exactly at wear time', entry(1, 'In Progress', daysAgo(15)), 15, 0, null, 100],
     ['one day over', entry(1, 'In Progress', daysAgo(16)), 15, -1, 'Overdue by 1 day(s)', 100],
-    ['ten days over: bar capped at 100', entry(1, 'In Progress', daysAgo(25)), 15, -10, 'Overdue by 10 day(s)', 100],
+    [
+      'ten days over: bar capped at 100',
+      entry(1, 'In Progress', daysAgo(25)),
+      15,
+      -10,
+      'Overdue by 10 day(s)',
+      100,
+    ],
     ['completed on time', entry(1, 'Completed', daysAgo(20), daysAgo(6)), 15, 1, null, 100],
-    ['completed late is not shown overdue', entry(1, 'Completed', daysAgo(40), daysAgo(6)), 15, -19, null, 100],
+    [
+      'completed late is not shown overdue',
+      entry(1, 'Completed', daysAgo(40), daysAgo(6)),
+      15,
+      -19,
+      null,
+      100,
+    ],
     ['in progress without start date', entry(1, 'In Progress'), 15, 15, null, 0],
     ['zero wear days', entry(1, 'In Progress', daysAgo(2)), 0, -2, 'Overdue by 2 day(s)', 0],
   ])('%s', (_label, stage, wear, remaining, overdue, percent) => {
@@ -108,8 +122,16 @@ describe('the two staging messages', () => {
   it.each<[string, StageStatus[], string]>([
     ['all done', ['Completed', 'Completed'], 'Congratulations! The treatment is complete.'],
     ['first not done is 1', ['Not Started', 'Not Started'], 'Next up is Stage 1. Keep up the great work!'],
-    ['first not done is 2', ['Completed', 'In Progress', 'Not Started'], 'Next up is Stage 2. Keep up the great work!'],
-    ['a re-opened stage comes first', ['Completed', 'Completed', 'In Progress'], 'Next up is Stage 3. Keep up the great work!'],
+    [
+      'first not done is 2',
+      ['Completed', 'In Progress', 'Not Started'],
+      'Next up is Stage 2. Keep up the great work!',
+    ],
+    [
+      'a re-opened stage comes first',
+      ['Completed', 'Completed', 'In Progress'],
+      'Next up is Stage 3. Keep up the great work!',
+    ],
   ])('%s', (_label, statuses, message) => {
     expect(stagingMessage(statuses.map((status, index) => entry(index + 1, status)))).toBe(message);
   });

@@ -23,7 +23,8 @@ export function totalPlannedDays(staging: StagingEntry[], wearDays: number): num
 export function timeInTreatmentDays(staging: StagingEntry[], now: Date | string): number {
   return staging.reduce((days, entry) => {
     if (!entry.startDate) return days;
-    if (entry.status === 'Completed' && entry.endDate) return days + wholeDaysBetween(entry.startDate, entry.endDate);
+    if (entry.status === 'Completed' && entry.endDate)
+      return days + wholeDaysBetween(entry.startDate, entry.endDate);
     if (entry.status === 'In Progress') return days + wholeDaysBetween(entry.startDate, now);
     return days;
   }, 0);

@@ -29,10 +29,15 @@ export interface UserState extends User {
 }
 
 export type UserEventData =
-  | { type: 'UserCreated'; data: { username: string; role: Role; email: string | null; passwordHash: string } }
+  | {
+      type: 'UserCreated';
+      data: { username: string; role: Role; email: string | null; passwordHash: string };
+    }
   | {
       type: 'UserUpdated';
-      data: { changes: Partial<Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash'>> };
+      data: {
+        changes: Partial<Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash'>>;
+      };
     }
   | { type: 'UserDeleted'; data: Record<string, never> }
   | { type: 'UserImported'; data: { user: User & { passwordHash: string } } };
@@ -72,14 +77,18 @@ export interface NewUserInput {
 /** Checks the Add User form; the password is kept exactly as typed, only its emptiness is judged trimmed. */
 export function checkNewUser(
   input: NewUserInput,
-): { value: { username: string; password: string; role: Role; email: string | null } } | { rejection: Rejection } {
+):
+  | { value: { username: string; password: string; role: Role; email: string | null } }
+  | { rejection: Rejection } {
   const username = typeof input.username === 'string' ? input.username.trim() : '';
   const password = typeof input.password === 'string' ? input.password : '';
-  if (!username || !password.trim()) return { rejection: { kind: 'invalid', message: USER_TEXTS.emptyCredentials } };
+  if (!username || !password.trim())
+    return { rejection: { kind: 'invalid', message: USER_TEXTS.emptyCredentials } };
   if (username.length > LIMITS.username || password.length > LIMITS.password) {
     return { rejection: { kind: 'invalid', message: 'Username or password is too long.' } };
   }
-  if (!USERNAME_PATTERN.test(username)) return { rejection: { kind: 'invalid', message: USER_TEXTS.usernameCharacters } };
+  if (!USERNAME_PATTERN.test(username))
+    return { rejection: { kind: 'invalid', message: USER_TEXTS.usernameCharacters } };
   const role = parseRole(input.role ?? 'Technician');
   if (!role) return { rejection: { kind: 'invalid', message: USER_TEXTS.unknownRole(String(input.role)) } };
   const email = checkEmail(input.email);
@@ -91,7 +100,9 @@ export function checkEmail(value: unknown): { value: string | null } | { error: 
   if (value === undefined || value === null || value === '') return { value: null };
   const email = checkText('Email', value, { max: LIMITS.email });
   if ('error' in email) return email;
-  return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.value) ? { value: email.value } : { error: 'Email is not valid.' };
+  return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email.value)
+    ? { value: email.value }
+    : { error: 'Email is not valid.' };
 }
 
 export type UserCommand =
@@ -113,7 +124,10 @@ export function decideUser(
 ): UserDecision {
   const live = state && !state.deleted ? state : null;
   const isManager = !actor || can(actor.role, 'manageUsers');
-  const fail = (kind: Rejection['kind'], message: string): UserDecision => ({ ok: false, rejection: { kind, message } });
+  const fail = (kind: Rejection['kind'], message: string): UserDecision => ({
+    ok: false,
+    rejection: { kind, message },
+  });
   switch (command.type) {
     case 'CreateUser':
       if (!isManager) return fail('forbidden', USER_TEXTS.managerOnly);
@@ -122,7 +136,8 @@ export function decideUser(
     case 'UpdateUser': {
       if (!live) return fail('not_found', USER_TEXTS.notFound);
       const self = !!actor && sameUsername(actor.username, live.username);
-      if (!isManager && (!self || command.changes.role !== undefined)) return fail('forbidden', USER_TEXTS.managerOnly);
+      if (!isManager && (!self || command.changes.role !== undefined))
+        return fail('forbidden', USER_TEXTS.managerOnly);
       if (isAdminUsername(live.username) && command.changes.role && command.changes.role !== 'Manager') {
         return fail('invalid', USER_TEXTS.adminStaysManager);
       }
@@ -131,7 +146,10 @@ export function decideUser(
           ([field, value]) => value !== undefined && value !== live[field as keyof UserState],
         ),
       );
-      return { ok: true, events: Object.keys(changes).length ? [{ type: 'UserUpdated', data: { changes } }] : [] };
+      return {
+        ok: true,
+        events: Object.keys(changes).length ? [{ type: 'UserUpdated', data: { changes } }] : [],
+      };
     }
     case 'DeleteUser':
       if (!isManager) return fail('forbidden', USER_TEXTS.managerOnly);

@@ -118,7 +118,9 @@ describe('addDays (UTC calendar days)', () => {
 });
 
 describe('checkText: trimmed text or why not', () => {
-  it.each<[string, unknown, { required?: boolean; max?: number } | undefined, { value: string } | { error: string }]>([
+  it.each<
+    [string, unknown, { required?: boolean; max?: number } | undefined, { value: string } | { error: string }]
+  >([
     ['trims', '  Jane Doe  ', undefined, { value: 'Jane Doe' }],
     ['absent optional is empty', undefined, undefined, { value: '' }],
     ['null optional is empty', null, undefined, { value: '' }],
@@ -129,12 +131,22 @@ describe('checkText: trimmed text or why not', () => {
     ['a number is not text', 42, undefined, { error: 'Name must be text.' }],
     ['an object is not text', { a: 1 }, { required: true }, { error: 'Name must be text.' }],
     ['default max is the name limit', 'a'.repeat(LIMITS.name), undefined, { value: 'a'.repeat(200) }],
-    ['over the default max', 'a'.repeat(LIMITS.name + 1), undefined, { error: 'Name must be at most 200 characters.' }],
+    [
+      'over the default max',
+      'a'.repeat(LIMITS.name + 1),
+      undefined,
+      { error: 'Name must be at most 200 characters.' },
+    ],
     ['over a given max', 'abcdef', { max: 5 }, { error: 'Name must be at most 5 characters.' }],
     ['max counts the trimmed text', '  abcde  ', { max: 5 }, { value: 'abcde' }],
     ['control characters refused', 'a\u0000b', undefined, { error: 'Name contains invalid characters.' }],
     ['escape refused', 'a\u001bb', undefined, { error: 'Name contains invalid characters.' }],
-    ['tab and newlines allowed', 'line 1\n\tline 2\r\nline 3', undefined, { value: 'line 1\n\tline 2\r\nline 3' }],
+    [
+      'tab and newlines allowed',
+      'line 1\n\tline 2\r\nline 3',
+      undefined,
+      { value: 'line 1\n\tline 2\r\nline 3' },
+    ],
   ])('%s', (_label, value, options, expected) => {
     expect(checkText('Name', value, options)).toEqual(expected);
   });

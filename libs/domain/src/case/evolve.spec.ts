@@ -1,0 +1,441 @@
+import type { Case, StageStatus, StagingEntry } from './case.js';
+import { CASE_EVENT_TYPES, caseStreamId, type CaseEvent, type CaseEventData } from './events.js';
+import { evolve, foldCase, stageWithStatus } from './evolve.js';
+import { CASE_STATUSES } from './status.js';
+import type { Actor } from '../permissions/roles.js';
+
+const T0 = Date.parse('2025-03-10T09:00:00.000Z');
+const time = (hour: number) => new Date(T0 + hour * 3_600_000).toISOString();
+const manager: Actor = { username: 'admin', role: 'Manager' };
+const drLee: Actor = { username: 'dr.lee', role: 'Doctor' };
+
+const createdEvent: CaseEventData = {
+  type: 'CaseCreated',
+  data: {
+    id: 'CA-2025-321',
+    patientName: 'Jane Doe',
+    doctorName: 'Dr. Lee',
+    clinicName: 'Smile Clinic',
+    priority: 'High',
+    deliveryDate: '2025-03-24',
+    treatmentPlanNotes: 'Crowding',
+    assignedDoctorUsername: 'dr.lee',
+    files: [{ name: 'upper.stl', type: 'STL', url: '/u/upper.stl', size: '1.00 MB' }],
+    price: 1200,
+    upperSheets: 3,
+    lowerSheets: 4,
+    fee: { amount: 50, currency: 'USD' },
+  },
+};
+
+/** Events stamped one hour apart, by the manager unless given as [event, actor]. */
+function stamp(events: (CaseEventData | [CaseEventData, Actor])[]): CaseEvent[] {
+  return events.map((item, index) => {
+    const [event, actor] = Array.isArray(item) ? item : [item, manager];
+    return { ...event, actor, at: time(index) } as CaseEvent;
+  });
+}
+const fold = (...events: (CaseEventData | [CaseEventData, Actor])[]) => foldCase(stamp(events))!;
+
+const approved: CaseEventData = { type: 'CaseApproved', data: { doctorUsername: 'dr.lee' } };
+const advance = (from: string, to: string) =>
+  ({ type: 'StageAdvanced', data: { from, to } }) as CaseEventData;
+/** Created → approved → walked to Completed. */
+const toCompleted: CaseEventData[] = [
+  createdEvent,
+  approved,
+  advance('Digital Planning', 'Doctor Approval'),
+  { type: 'TreatmentPlanApproved', data: {} },
+  ...CASE_STATUSES.slice(4).flatMap((status, index, rest) =>
+    index + 1 < rest.length ? [advance(status, rest[index + 1])] : [],
+  ),
+];
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+describe('CaseCreated', () => {
+  it('builds the new case from the event, its actor and its time', () => {
+    const theCase = evolve(null, { ...createdEvent, actor: drLee, at: time(0) } as CaseEvent);
+    expect(theCase).toEqual<Case>({
+      id: 'CA-2025-321',
+      patientName: 'Jane Doe',
+      doctorName: 'Dr. Lee',
+      clinicName: 'Smile Clinic',
+      assignedDoctorUsername: 'dr.lee',
+      type: 'Clear Aligner',
+      status: 'Pending Approval',
+      statusEnteredAt: time(0),
+      priority: 'High',
+      onHold: false,
+      createdDate: time(0),
+      deliveryDate: '2025-03-24',
+      assignedTechnicians: ['Unassigned'],
+      alignerWorkflow: CASE_STATUSES.map((name) => ({
+        name,
+        completed: false,
+        date: null,
+        assignedTo: 'Tech Team',
+      })),
+      files: [{ name: 'upper.stl', type: 'STL', url: '/u/upper.stl', size: '1.00 MB' }],
+      notes: [
+        {
+          id: `note-${Date.parse(time(0))}-1`,
+          author: 'dr.lee',
+          role: 'Doctor',
+          text: 'Case created by Doctor and submitted for approval.',
+          timestamp: time(0),
+        },
+      ],
+      treatmentPlanNotes: 'Crowding',
+      simulationVideoUrl: '',
+      simulationExternalLink: '',
+      price: 1200,
+      upperSheets: 3,
+      lowerSheets: 4,
+      staging: [],
+      stageWearTimeInDays: 15,
+      createdBy: drLee,
+      fee: { amount: 50, currency: 'USD', paidAt: time(0) },
+      version: 1,
+    });
+  });
+});
+
+describe('every event type changes what it should', () => {
+  const base = fold(createdEvent, approved, advance('Digital Planning', 'Doctor Approval'), {
+    type: 'TreatmentPlanApproved',
+    data: {},
+  }); // at Model Printing, version 4
+  const at = time(50);
+  const stepOf = (theCase: Case, name: string) => theCase.alignerWorkflow.find((step) => step.name === name)!;
+
+  it.each<[string, CaseEventData, (before: Case, after: Case) => void]>([
+    [
+      'CaseApproved',
+      { type: 'CaseApproved', data: { doctorUsername: 'dr.patel' } },
+      (_before, after) => {
+        expect(after.status).toBe('Digital Planning');
+        expect(after.assignedDoctorUsername).toBe('dr.patel');
+        expect(after.notes.at(-1)?.text).toBe('Case approved by admin and assigned to doctor dr.patel.');
+      },
+    ],
+    [
+      'CaseRejected',
+      { type: 'CaseRejected', data: { reason: 'No scan' } },
+      (before, after) => {
+        expect(after.status).toBe('Rejected');
+        expect(after.statusEnteredAt).toBe(at);
+        expect(after.alignerWorkflow).toEqual(before.alignerWorkflow);
+        expect(after.notes.at(-1)?.text).toBe('Case rejected: No scan');
+      },
+    ],
+    [
+      'StageAdvanced',
+      advance('Model Printing', 'Thermoforming'),
+      (_before, after) => {
+        expect(after.status).toBe('Thermoforming');
+        expect(stepOf(after, 'Model Printing')).toMatchObject({ completed: true, date: at });
+      },
+    ],
+    [
+      'TreatmentPlanApproved',
+      { type: 'TreatmentPlanApproved', data: {} },
+      (_before, after) => expect(after.status).toBe('Model Printing'),
+    ],
+    [
+      'ChangesRequested',
+      { type: 'ChangesRequested', data: { comment: 'Tooth 11' } },
+      (before, after) => {
+        expect(after.status).toBe('Digital Planning');
+        expect(after.alignerWorkflow.slice(0, 2)).toEqual(before.alignerWorkflow.slice(0, 2));
+        expect(after.alignerWorkflow.slice(2).every((step) => !step.completed && step.date === null)).toBe(
+          true,
+        );
+        expect(after.notes.at(-1)?.text).toBe('Changes requested: Tooth 11');
+      },
+    ],
+    ['CaseHeld', { type: 'CaseHeld', data: {} }, (_before, after) => expect(after.onHold).toBe(true)],
+    ['CaseResumed', { type: 'CaseResumed', data: {} }, (_before, after) => expect(after.onHold).toBe(false)],
+    [
+      'CaseDetailsEdited',
+      { type: 'CaseDetailsEdited', data: { changes: { patientName: 'John Roe', deliveryDate: null } } },
+      (before, after) => {
+        expect(after.patientName).toBe('John Roe');
+        expect(after.deliveryDate).toBeNull();
+        expect(after.files).toEqual(before.files);
+      },
+    ],
+    [
+      'PricingUpdated',
+      { type: 'PricingUpdated', data: { price: null, upperSheets: 20, lowerSheets: 18 } },
+      (_before, after) => expect([after.price, after.upperSheets, after.lowerSheets]).toEqual([null, 20, 18]),
+    ],
+    [
+      'SimulationLinksSaved',
+      {
+        type: 'SimulationLinksSaved',
+        data: { simulationVideoUrl: 'https://v.example/1', simulationExternalLink: '' },
+      },
+      (before, after) => {
+        expect(after.simulationVideoUrl).toBe('https://v.example/1');
+        expect(after.files).toEqual([
+          ...before.files,
+          { name: 'Simulation Video', type: 'Simulation Video', url: 'https://v.example/1', size: 'Link' },
+        ]);
+      },
+    ],
+    [
+      'StageAssigneeChanged',
+      { type: 'StageAssigneeChanged', data: { stage: 'Quality Check', assignee: 'tech2', viaQr: false } },
+      (_before, after) => {
+        expect(stepOf(after, 'Quality Check').assignedTo).toBe('tech2');
+        expect(after.assignedTechnicians).toEqual(['tech2']);
+        expect(after.notes.at(-1)?.text).toBe('Quality Check reassigned to tech2 by admin.');
+      },
+    ],
+    [
+      'QrAssignmentKept',
+      { type: 'QrAssignmentKept', data: { stage: 'Model Printing', owner: 'tech2' } },
+      (before, after) => {
+        expect(after.alignerWorkflow).toEqual(before.alignerWorkflow);
+        expect(after.notes.at(-1)?.text).toBe(
+          'admin generated the case QR code; Model Printing stays assigned to tech2.',
+        );
+      },
+    ],
+    [
+      'NoteAdded',
+      { type: 'NoteAdded', data: { text: 'Hello' } },
+      (before, after) => {
+        expect(after.notes).toHaveLength(before.notes.length + 1);
+        expect(after.notes.at(-1)).toEqual({
+          id: `note-${Date.parse(at)}-${after.version}`,
+          author: 'admin',
+          role: 'Manager',
+          text: 'Hello',
+          timestamp: at,
+        });
+      },
+    ],
+    [
+      'AlignerStageChanged (no such stage is a no-op on staging)',
+      { type: 'AlignerStageChanged', data: { stageNumber: 1, status: 'In Progress' } },
+      (before, after) => expect(after.staging).toEqual(before.staging),
+    ],
+    ['CaseDeleted', { type: 'CaseDeleted', data: {} }, (_before, after) => expect(after.deleted).toBe(true)],
+  ])('%s', (_label, event, check) => {
+    const before = deepFreeze(structuredClone(base));
+    const after = evolve(before, { ...event, actor: manager, at } as CaseEvent);
+    expect(after.version).toBe(before.version + 1);
+    check(before, after);
+  });
+
+  it('covers the whole event catalogue', () => {
+    expect([...CASE_EVENT_TYPES].sort()).toEqual(
+      [
+        'CaseCreated',
+        'CaseApproved',
+        'CaseRejected',
+        'StageAdvanced',
+        'TreatmentPlanApproved',
+        'ChangesRequested',
+        'CaseHeld',
+        'CaseResumed',
+        'CaseDetailsEdited',
+        'PricingUpdated',
+        'SimulationLinksSaved',
+        'StageAssigneeChanged',
+        'QrAssignmentKept',
+        'NoteAdded',
+        'AlignerStageChanged',
+        'CaseDeleted',
+        'CaseImported',
+      ].sort(),
+    );
+  });
+});
+
+describe('folding a stream', () => {
+  it('gives null for no events', () => {
+    expect(foldCase([])).toBeNull();
+  });
+
+  it.each(['CaseApproved', 'StageAdvanced', 'NoteAdded', 'CaseDeleted'] as const)(
+    '%s cannot start a stream',
+    (type) => {
+      const event = { type, data: {}, actor: manager, at: time(0) } as unknown as CaseEvent;
+      expect(() => evolve(null, event)).toThrow(`${type} cannot start a case stream`);
+    },
+  );
+
+  it('counts one version per event and gives every note its own id', () => {
+    const events = stamp([
+      createdEvent,
+      { type: 'NoteAdded', data: { text: 'a' } },
+      { type: 'NoteAdded', data: { text: 'b' } },
+      approved,
+    ]);
+    // Same timestamp for all: note ids must still differ.
+    const sameTime = events.map((event) => ({ ...event, at: time(0) }));
+    const theCase = foldCase(sameTime)!;
+    expect(theCase.version).toBe(4);
+    expect(new Set(theCase.notes.map((note) => note.id)).size).toBe(theCase.notes.length);
+  });
+
+  it('never changes the state it is given', () => {
+    const events = stamp(toCompleted);
+    let state: Case | null = null;
+    for (const event of events) state = evolve(deepFreeze(state), event);
+    expect(state!.status).toBe('Completed');
+  });
+
+  it('walks to Completed with every step completed, dated in order, and staging of max(upper, lower)', () => {
+    const theCase = fold(...toCompleted);
+    expect(theCase.status).toBe('Completed');
+    expect(theCase.alignerWorkflow.every((step) => step.completed)).toBe(true);
+    const dates = theCase.alignerWorkflow.map((step) => step.date!);
+    expect([...dates].sort()).toEqual(dates);
+    expect(theCase.staging).toHaveLength(4);
+    expect(theCase.version).toBe(toCompleted.length);
+  });
+
+  it('imports a case whole, as a copy, at the next version', () => {
+    const source = fold(...toCompleted);
+    const { version: _version, ...imported } = source;
+    const event = {
+      type: 'CaseImported',
+      data: { case: imported },
+      actor: manager,
+      at: time(99),
+    } as CaseEvent;
+    const fresh = evolve(null, event);
+    expect(fresh).toEqual({ ...source, version: 1 });
+    const notes = fresh.notes.length;
+    imported.notes.push({ id: 'x', author: 'x', role: 'x', text: 'x', timestamp: time(99) });
+    expect(fresh.notes).toHaveLength(notes);
+    expect(evolve(fresh, event).version).toBe(2);
+  });
+
+  it('does not rebuild staging that an imported case already has when it reaches Completed', () => {
+    const atDelivery = fold(...toCompleted.slice(0, -1));
+    expect(atDelivery.status).toBe('Delivery to Doctor');
+    const staging: StagingEntry[] = [
+      { stageNumber: 1, status: 'Completed', startDate: time(1), endDate: time(2) },
+    ];
+    const { version: _version, ...withStaging } = { ...atDelivery, staging, stageWearTimeInDays: 10 };
+    const done = fold(
+      { type: 'CaseImported', data: { case: withStaging } },
+      advance('Delivery to Doctor', 'Completed'),
+    );
+    expect(done.staging).toEqual(staging);
+    expect(done.stageWearTimeInDays).toBe(10);
+  });
+
+  it('a technician placeholder is never listed as a technician', () => {
+    const theCase = fold(
+      createdEvent,
+      {
+        type: 'StageAssigneeChanged',
+        data: { stage: 'Model Printing', assignee: 'Tech Team', viaQr: false },
+      },
+      {
+        type: 'StageAssigneeChanged',
+        data: { stage: 'Thermoforming', assignee: 'Unassigned', viaQr: false },
+      },
+    );
+    expect(theCase.assignedTechnicians).toEqual(['Unassigned']);
+    const named = fold(
+      createdEvent,
+      [
+        { type: 'StageAssigneeChanged', data: { stage: 'Model Printing', assignee: 'tech', viaQr: true } },
+        { username: 'tech', role: 'Technician' },
+      ],
+      {
+        type: 'StageAssigneeChanged',
+        data: { stage: 'Thermoforming', assignee: 'Unassigned', viaQr: false },
+      },
+    );
+    expect(named.assignedTechnicians).toEqual(['tech']);
+    expect(named.notes.at(-2)?.text).toBe('tech took Model Printing by generating the case QR code.');
+  });
+
+  it('an edited link syncs only its own file entry', () => {
+    const uploaded = {
+      name: 'walkthrough.mp4',
+      type: 'Simulation Video' as const,
+      url: '/u/w.mp4',
+      size: '3.00 MB',
+    };
+    const external = {
+      name: 'viewer',
+      type: 'External Link' as const,
+      url: 'https://3d.example/old',
+      size: 'Link',
+    };
+    const theCase = fold(
+      { ...createdEvent, data: { ...createdEvent.data, files: [uploaded, external] } } as CaseEventData,
+      { type: 'CaseDetailsEdited', data: { changes: { simulationExternalLink: 'https://3d.example/new' } } },
+    );
+    expect(theCase.files).toEqual([
+      uploaded,
+      { name: 'External Simulation', type: 'External Link', url: 'https://3d.example/new', size: 'Link' },
+    ]);
+  });
+
+  it('names the stream after the case', () => {
+    expect(caseStreamId('CA-2025-321')).toBe('case-CA-2025-321');
+  });
+});
+
+describe('stageWithStatus (spec section 4, stage status)', () => {
+  const entry = (status: StageStatus, startDate: string | null, endDate: string | null): StagingEntry => ({
+    stageNumber: 2,
+    status,
+    startDate,
+    endDate,
+  });
+  const NOW = time(10);
+  const EARLIER = time(1);
+
+  it.each<[string, StagingEntry, StageStatus, StagingEntry]>([
+    [
+      'start sets the start date',
+      entry('Not Started', null, null),
+      'In Progress',
+      entry('In Progress', NOW, null),
+    ],
+    [
+      'start keeps an existing start date',
+      entry('Not Started', EARLIER, null),
+      'In Progress',
+      entry('In Progress', EARLIER, null),
+    ],
+    ['complete ends now', entry('In Progress', EARLIER, null), 'Completed', entry('Completed', EARLIER, NOW)],
+    [
+      'complete without start sets both',
+      entry('Not Started', null, null),
+      'Completed',
+      entry('Completed', NOW, NOW),
+    ],
+    [
+      're-open clears the end',
+      entry('Completed', EARLIER, time(5)),
+      'In Progress',
+      entry('In Progress', EARLIER, null),
+    ],
+    [
+      'reset clears both',
+      entry('Completed', EARLIER, time(5)),
+      'Not Started',
+      entry('Not Started', null, null),
+    ],
+  ])('%s', (_label, before, status, after) => {
+    expect(stageWithStatus(before, status, NOW)).toEqual(after);
+  });
+});

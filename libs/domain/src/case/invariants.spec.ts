@@ -1,0 +1,611 @@
+import fc from 'fast-check';
+import type { Case } from './case.js';
+import {
+  decide,
+  type CaseCommand,
+  type CaseCommandType,
+  type Decision,
+  type NewCaseInput,
+} from './decide.js';
+import { CASE_EVENT_TYPES, type CaseEvent, type CaseEventData } from './events.js';
+import { evolve, foldCase } from './evolve.js';
+import {
+  ALL_CASE_STATUSES,
+  CASE_STATUSES,
+  nextStatus,
+  statusIndex,
+  WORKFLOW_ORDER,
+  type CaseStatus,
+} from './status.js';
+import { sameUsername, type Actor, type Role } from '../permissions/roles.js';
+
+/**
+ * Property-based tests: random sequences of commands by random actors, starting from a created
+ * case. Every accepted decision's events are applied through evolve; after every step the case
+ * must still satisfy the workflow's invariants.
+ */
+
+const T0 = Date.parse('2025-03-10T09:00:00.000Z');
+const at = (step: number) => new Date(T0 + step * 37 * 60_000).toISOString(); // increasing, 37 min apart
+
+const manager: Actor = { username: 'admin', role: 'Manager' };
+const rep: Actor = { username: 'rep', role: 'Representative' };
+const designer: Actor = { username: 'designer', role: 'Designer' };
+const tech: Actor = { username: 'tech', role: 'Technician' };
+const tech2: Actor = { username: 'tech2', role: 'Technician' };
+const drLee: Actor = { username: 'dr.lee', role: 'Doctor' };
+const drPatel: Actor = { username: 'dr.patel', role: 'Doctor' };
+const USERS: Actor[] = [manager, rep, designer, tech, tech2, drLee, drPatel];
+const DIRECTORY = new Map<string, { username: string; role: Role }>(
+  USERS.map((user) => [user.username, user]),
+);
+const LAB_USERS = new Set(USERS.filter((user) => user.role !== 'Doctor').map((user) => user.username));
+
+/** Markers resolved against the state at the time of the command. */
+const CURRENT_STATUS = '<current status>';
+const UNCHANGED = '<unchanged>';
+
+// ---------------------------------------------------------------------------------------------
+// Arbitraries
+
+const junkArb = fc.oneof(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined));
+const textArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('Looks good', '  Trim me \n', 'Line 1\nLine 2', '', '   ') },
+  { weight: 1, arbitrary: fc.constant('x'.repeat(6000)) },
+  { weight: 2, arbitrary: junkArb },
+);
+const statusNameArb = fc.constantFrom<string>(
+  ...ALL_CASE_STATUSES,
+  ...WORKFLOW_ORDER,
+  'Delivery',
+  'quality check',
+  'Bogus',
+  '',
+);
+const sheetsArb = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 12 }) },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, '', '7', 'abc', 2.5, -1, 250) },
+);
+const priceArb = fc.oneof(
+  fc.integer({ min: -10, max: 5000 }),
+  fc.constantFrom<unknown>('99.90', '1200', 'abc', '', null, '-1', 2_000_000),
+);
+const linkArb = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom<unknown>(
+      '',
+      'https://sim.example/v1',
+      '  http://sim.example/v2  ',
+      'ftp://sim.example/v3',
+      'javascript:alert(1)',
+      'not a url',
+    ),
+  },
+  { weight: 1, arbitrary: junkArb },
+);
+const stageNumberArb = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.integer({ min: -1, max: 14 }));
+const EDIT_FIELDS = [
+  'patientName',
+  'doctorName',
+  'clinicName',
+  'priority',
+  'treatmentPlanNotes',
+  'simulationVideoUrl',
+  'simulationExternalLink',
+  'deliveryDate',
+  'status',
+  'id',
+  'price',
+  'onHold',
+  'alignerWorkflow',
+  'version',
+  'favouriteColour',
+];
+const editValueArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constant<unknown>(UNCHANGED) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom<unknown>('John Roe', '', 'High', 'Normal', 'Low', '2025-06-01', 'soon', null),
+  },
+  { weight: 2, arbitrary: linkArb },
+  { weight: 1, arbitrary: junkArb },
+);
+
+const newCaseInputArb: fc.Arbitrary<NewCaseInput> = fc.record(
+  {
+    patientName: fc.constantFrom<unknown>('Jane Doe', '  Jane Doe ', '', 7),
+    doctorName: fc.constant('Dr. Lee'),
+    clinicName: fc.constant('Smile Clinic'),
+    priority: fc.constantFrom<unknown>('Normal', 'High', 'Low', undefined),
+    deliveryDate: fc.constantFrom<unknown>(undefined, '', '2025-04-30', 'soon'),
+    price: priceArb,
+    upperSheets: sheetsArb,
+    lowerSheets: sheetsArb,
+  },
+  { requiredKeys: ['patientName', 'doctorName', 'clinicName'] },
+);
+
+const approveArb = fc
+  .oneof(
+    { weight: 4, arbitrary: fc.constantFrom('dr.lee', 'dr.patel', 'DR.PATEL') },
+    { weight: 1, arbitrary: fc.constantFrom('tech', 'ghost', '', '  ') },
+  )
+  .map((doctorUsername): CaseCommand => ({
+    type: 'ApproveCase',
+    doctorUsername,
+    doctor: DIRECTORY.get(doctorUsername.trim().toLowerCase()) ?? null,
+  }));
+
+const reassignArb = fc
+  .record({
+    stage: statusNameArb,
+    assignee: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom<unknown>('tech', 'tech2', 'Unassigned', 'Tech Team', 'admin', 'ghost', ''),
+      },
+      { weight: 1, arbitrary: junkArb },
+    ),
+  })
+  .map(({ stage, assignee }): CaseCommand => ({
+    type: 'ReassignStage',
+    stage,
+    assignee,
+    assigneeIsLabUser: typeof assignee === 'string' && LAB_USERS.has(assignee.trim()),
+  }));
+
+const commandArb: fc.Arbitrary<CaseCommand> = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: newCaseInputArb.map((input): CaseCommand => ({
+      type: 'CreateCase',
+      caseId: 'CA-2025-500',
+      input,
+    })),
+  },
+  { weight: 10, arbitrary: approveArb },
+  { weight: 2, arbitrary: textArb.map((reason): CaseCommand => ({ type: 'RejectCase', reason })) },
+  {
+    weight: 40,
+    arbitrary: fc
+      .option(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constant(CURRENT_STATUS) },
+          { weight: 1, arbitrary: statusNameArb },
+        ),
+        {
+          nil: undefined,
+        },
+      )
+      .map((fromStatus): CaseCommand => ({ type: 'AdvanceStage', fromStatus })),
+  },
+  { weight: 10, arbitrary: fc.constant<CaseCommand>({ type: 'ApproveTreatmentPlan' }) },
+  { weight: 3, arbitrary: textArb.map((comment): CaseCommand => ({ type: 'RequestChanges', comment })) },
+  { weight: 2, arbitrary: fc.constant<CaseCommand>({ type: 'HoldCase' }) },
+  { weight: 5, arbitrary: fc.constant<CaseCommand>({ type: 'ResumeCase' }) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .dictionary(fc.constantFrom(...EDIT_FIELDS), editValueArb, { maxKeys: 4 })
+      .map((fields): CaseCommand => ({ type: 'EditCase', fields })),
+  },
+  {
+    weight: 5,
+    arbitrary: fc
+      .record({ price: priceArb, upperSheets: sheetsArb, lowerSheets: sheetsArb })
+      .map((pricing): CaseCommand => ({ type: 'UpdatePricing', ...pricing })),
+  },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({ simulationVideoUrl: linkArb, simulationExternalLink: linkArb })
+      .map((links): CaseCommand => ({ type: 'SaveSimulationLinks', ...links })),
+  },
+  { weight: 4, arbitrary: reassignArb },
+  { weight: 6, arbitrary: fc.constant<CaseCommand>({ type: 'GenerateCaseQr' }) },
+  { weight: 4, arbitrary: textArb.map((text): CaseCommand => ({ type: 'AddNote', text })) },
+  {
+    weight: 8,
+    arbitrary: fc
+      .record({
+        stageNumber: stageNumberArb,
+        action: fc.constantFrom('start', 'complete', 'reopen', 'reset' as const),
+      })
+      .map((change): CaseCommand => ({ type: 'ChangeAlignerStage', ...change })),
+  },
+  {
+    weight: 6,
+    arbitrary: stageNumberArb.map((stageNumber): CaseCommand => ({ type: 'ScanAlignerStage', stageNumber })),
+  },
+  { weight: 1, arbitrary: fc.constant<CaseCommand>({ type: 'DeleteCase' }) },
+);
+
+/**
+ * Anyone acts, both doctors included; OWNER stands for the user a real lab would have act next (the
+ * stage's owner, the assigned doctor), so that cases travel the whole road often enough.
+ */
+const OWNER = 'owner' as const;
+type ActorChoice = Actor | typeof OWNER;
+const actorArb: fc.Arbitrary<ActorChoice> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(OWNER) },
+  { weight: 2, arbitrary: fc.constant(manager) },
+  { weight: 4, arbitrary: fc.constantFrom(rep, designer, tech, tech2, drLee, drPatel) },
+);
+
+function actorFor(choice: ActorChoice, state: Case): Actor {
+  if (choice !== OWNER) return choice;
+  const doctor = state.assignedDoctorUsername;
+  switch (state.status) {
+    case 'Digital Planning':
+      return designer;
+    case 'Model Printing':
+    case 'Thermoforming':
+    case 'Trimming & Polishing':
+    case 'Quality Check':
+      return tech;
+    case 'Packaging & Labeling':
+    case 'Delivery to Doctor':
+      return rep;
+    case 'Doctor Approval':
+    case 'Completed':
+      return doctor ? { username: doctor, role: 'Doctor' } : manager;
+    default:
+      return manager;
+  }
+}
+
+/** A valid new case: its pricing may be absent or not numeric, but never out of bounds. */
+const setupSheetsArb = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 12 }) },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, '', '7', 'abc', 2.5) },
+);
+interface Setup {
+  creator: Actor;
+  priority: string;
+  price: unknown;
+  upperSheets: unknown;
+  lowerSheets: unknown;
+}
+const setupArb: fc.Arbitrary<Setup> = fc.record({
+  creator: fc.constantFrom(manager, rep, drLee, drPatel),
+  priority: fc.constantFrom('Normal', 'High'),
+  price: fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.constantFrom<unknown>('99.90', 'abc', '', null)),
+  upperSheets: setupSheetsArb,
+  lowerSheets: setupSheetsArb,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+class InvariantBroken extends Error {}
+function check(condition: unknown, message: () => string): asserts condition {
+  if (!condition) throw new InvariantBroken(message());
+}
+
+function resolve(command: CaseCommand, state: Case): CaseCommand {
+  if (command.type === 'AdvanceStage' && command.fromStatus === CURRENT_STATUS) {
+    return { ...command, fromStatus: state.status };
+  }
+  if (command.type === 'EditCase') {
+    const current = state as unknown as Record<string, unknown>;
+    const fields = Object.fromEntries(
+      Object.entries(command.fields).map(([field, value]) => [
+        field,
+        value === UNCHANGED ? structuredClone(current[field]) : value,
+      ]),
+    );
+    return { ...command, fields };
+  }
+  return command;
+}
+
+const NOT_ADVANCEABLE: CaseStatus[] = ['Pending Approval', 'Doctor Approval', 'Completed', 'Rejected'];
+/** Status moves the workflow allows, by event: one step forward, approvals, changes, rejection. */
+function checkMove(before: Case, after: Case, event: CaseEventData): void {
+  const from = before.status;
+  const to = after.status;
+  const move = `${event.type}: ${from} → ${to}`;
+  switch (event.type) {
+    case 'StageAdvanced':
+      check(event.data.from === from && !NOT_ADVANCEABLE.includes(from), () => move);
+      check(to === nextStatus(from) && statusIndex(to) === statusIndex(from) + 1, () => move);
+      return;
+    case 'CaseApproved':
+      check(from === 'Pending Approval' && to === 'Digital Planning', () => move);
+      return;
+    case 'TreatmentPlanApproved':
+      check(from === 'Doctor Approval' && to === 'Model Printing', () => move);
+      return;
+    case 'ChangesRequested':
+      check(from === 'Doctor Approval' && to === 'Digital Planning', () => move);
+      return;
+    case 'CaseRejected':
+      check(from === 'Pending Approval' && to === 'Rejected', () => move);
+      return;
+    default:
+      check(from === to, () => move);
+  }
+}
+
+/** Events that are workflow actions or reassignments, all disabled while a case is held. */
+const DISABLED_WHILE_HELD = new Set<string>([
+  'CaseApproved',
+  'CaseRejected',
+  'StageAdvanced',
+  'TreatmentPlanApproved',
+  'ChangesRequested',
+  'StageAssigneeChanged',
+  'QrAssignmentKept',
+  'SimulationLinksSaved',
+]);
+
+function checkCase(state: Case, expectedStages: number | null): void {
+  const index = statusIndex(state.status);
+  check(state.alignerWorkflow.length === CASE_STATUSES.length, () => 'workflow has every step');
+  state.alignerWorkflow.forEach((step, stepIndex) => {
+    check(step.name === CASE_STATUSES[stepIndex], () => `step ${stepIndex} is ${step.name}`);
+    // Completed: all steps done. Rejected: the Pending Approval layout (none done).
+    const done = state.status === 'Completed' || (state.status !== 'Rejected' && stepIndex < index);
+    check(step.completed === done, () => `at ${state.status} step ${step.name} completed=${step.completed}`);
+    check(
+      done ? typeof step.date === 'string' : step.date === null,
+      () => `step ${step.name} date ${step.date}`,
+    );
+  });
+  if (state.status !== 'Completed') {
+    check(state.staging.length === 0, () => `staging before completion at ${state.status}`);
+  } else {
+    check(
+      state.staging.length === expectedStages,
+      () => `${state.staging.length} stages, expected ${expectedStages}`,
+    );
+  }
+  state.staging.forEach((entry, entryIndex) => {
+    check(entry.stageNumber === entryIndex + 1, () => `stage numbering at ${entryIndex}`);
+    if (entry.status === 'Not Started')
+      check(!entry.startDate && !entry.endDate, () => `stage ${entry.stageNumber} dates`);
+    if (entry.status === 'In Progress')
+      check(entry.startDate && !entry.endDate, () => `stage ${entry.stageNumber} dates`);
+    if (entry.status === 'Completed') {
+      check(
+        entry.startDate && entry.endDate && entry.startDate <= entry.endDate,
+        () => `stage ${entry.stageNumber} dates`,
+      );
+    }
+  });
+  const technicians = state.assignedTechnicians;
+  check(technicians.length > 0, () => 'assigned technicians never empty');
+  check(!technicians.includes('Unassigned') || technicians.length === 1, () => `technicians ${technicians}`);
+  check(!technicians.includes('Tech Team'), () => `technicians ${technicians}`);
+  check(new Set(state.notes.map((note) => note.id)).size === state.notes.length, () => 'note ids unique');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+const REJECTION_KINDS = new Set(['not_found', 'invalid', 'forbidden', 'conflict']);
+
+// ---------------------------------------------------------------------------------------------
+
+interface RunStats {
+  runs: number;
+  completed: number;
+  stagingTouched: number;
+  accepted: Set<CaseCommandType>;
+  statuses: Set<CaseStatus>;
+}
+
+function runScenario(setup: Setup, steps: [ActorChoice, CaseCommand][], stats: RunStats): void {
+  const { creator, ...input } = setup;
+  const creation = decide(
+    null,
+    {
+      type: 'CreateCase',
+      caseId: 'CA-2025-500',
+      input: { patientName: 'Jane Doe', doctorName: 'Dr. Lee', clinicName: 'Smile Clinic', ...input },
+    },
+    creator,
+    at(0),
+  );
+  check(creation.ok && creation.events.length === 1, () => `creation refused: ${JSON.stringify(creation)}`);
+  const log: CaseEvent[] = [{ ...creation.events[0], actor: creator, at: at(0) } as CaseEvent];
+  let state = deepFreeze(evolve(null, log[0]));
+  let expectedStages: number | null = null;
+  check(state.version === 1, () => 'first version');
+  checkCase(state, expectedStages);
+  stats.runs++;
+
+  steps.forEach(([choice, raw], stepIndex) => {
+    const actor = actorFor(choice, state);
+    const now = at(stepIndex + 1);
+    const command = resolve(raw, state);
+    const decision: Decision = decide(state, command, actor, now); // must never throw
+    const label = () =>
+      `step ${stepIndex} ${actor.username} ${JSON.stringify(command).slice(0, 200)} at ${state.status}`;
+
+    check(
+      JSON.stringify(decide(state, command, actor, now)) === JSON.stringify(decision),
+      () => `not deterministic: ${label()}`,
+    );
+    if (!decision.ok) {
+      check(!('events' in decision), () => `a rejection with events: ${label()}`);
+      check(REJECTION_KINDS.has(decision.rejection.kind), () => `kind ${decision.rejection.kind}`);
+      check(typeof decision.rejection.message === 'string' && decision.rejection.message.length > 0, label);
+      return;
+    }
+    check(!state.deleted, () => `ok on a deleted case: ${label()}`);
+    if (actor.role === 'Doctor') {
+      check(
+        sameUsername(state.assignedDoctorUsername, actor.username),
+        () => `doctor ok on another's case: ${label()}`,
+      );
+    }
+    stats.accepted.add(command.type);
+
+    for (const event of decision.events) {
+      check(CASE_EVENT_TYPES.includes(event.type), () => `unknown event ${event.type}`);
+      check(
+        event.type !== 'CaseCreated' && event.type !== 'CaseImported',
+        () => `${event.type} mid-stream: ${label()}`,
+      );
+      if (state.onHold)
+        check(!DISABLED_WHILE_HELD.has(event.type), () => `${event.type} while held: ${label()}`);
+      const stamped = { ...event, actor, at: now } as CaseEvent;
+      const before = state;
+      const after = deepFreeze(evolve(before, stamped));
+      log.push(stamped);
+      check(after.version === before.version + 1, () => `version ${before.version} → ${after.version}`);
+      check(after.version === log.length, () => 'version counts the events');
+      check(after.notes.length >= before.notes.length, () => 'notes are only appended');
+      checkMove(before, after, event);
+      if (after.status === 'Completed' && before.status !== 'Completed') {
+        expectedStages = Math.max(before.upperSheets ?? 0, before.lowerSheets ?? 0, 0);
+        stats.completed++;
+      }
+      if (event.type === 'AlignerStageChanged') stats.stagingTouched++;
+      checkCase(after, expectedStages);
+      stats.statuses.add(after.status);
+      state = after;
+    }
+  });
+
+  // Replaying the log gives the same case: evolve is pure.
+  check(JSON.stringify(foldCase(log)) === JSON.stringify(state), () => 'replay differs');
+}
+
+describe('case invariants under random command sequences', () => {
+  it('holds every workflow invariant after every step, over a wide exploration of the workflow', () => {
+    const stats: RunStats = {
+      runs: 0,
+      completed: 0,
+      stagingTouched: 0,
+      accepted: new Set(),
+      statuses: new Set(),
+    };
+    fc.assert(
+      fc.property(
+        setupArb,
+        fc.array(fc.tuple(actorArb, commandArb), { minLength: 1, maxLength: 100, size: 'max' }),
+        (setup, steps) => runScenario(setup, steps, stats),
+      ),
+      { numRuns: 600 },
+    );
+
+    // The generators are not too weak: every reachable status was visited, cases regularly reached
+    // Completed and their staging, and every command was accepted at least once.
+    expect(stats.runs).toBeGreaterThanOrEqual(600);
+    for (const status of ALL_CASE_STATUSES.filter((name) => name !== 'Scan Received')) {
+      expect(stats.statuses).toContain(status);
+    }
+    expect(stats.completed).toBeGreaterThan(stats.runs / 20);
+    expect(stats.stagingTouched).toBeGreaterThan(0);
+    const everyType: CaseCommandType[] = [
+      'ApproveCase',
+      'RejectCase',
+      'AdvanceStage',
+      'ApproveTreatmentPlan',
+      'RequestChanges',
+      'HoldCase',
+      'ResumeCase',
+      'EditCase',
+      'UpdatePricing',
+      'SaveSimulationLinks',
+      'ReassignStage',
+      'GenerateCaseQr',
+      'AddNote',
+      'ChangeAlignerStage',
+      'ScanAlignerStage',
+      'DeleteCase',
+    ];
+    expect([...stats.accepted].sort()).toEqual(everyType.sort());
+  });
+});
+
+describe('decide never throws, whatever the input', () => {
+  it('on arbitrary payloads for every command at every status', () => {
+    const anyCommandArb: fc.Arbitrary<CaseCommand> = fc.oneof(
+      fc.anything().map((input): CaseCommand => ({
+        type: 'CreateCase',
+        caseId: 'CA-2025-1',
+        input: (input ?? {}) as NewCaseInput,
+      })),
+      fc.anything().map((reason): CaseCommand => ({ type: 'RejectCase', reason })),
+      fc.anything().map((comment): CaseCommand => ({ type: 'RequestChanges', comment })),
+      fc.dictionary(fc.string(), fc.anything()).map((fields): CaseCommand => ({ type: 'EditCase', fields })),
+      fc
+        .tuple(fc.anything(), fc.anything(), fc.anything())
+        .map(([price, upperSheets, lowerSheets]): CaseCommand => ({
+          type: 'UpdatePricing',
+          price,
+          upperSheets,
+          lowerSheets,
+        })),
+      fc
+        .tuple(fc.anything(), fc.anything())
+        .map(([simulationVideoUrl, simulationExternalLink]): CaseCommand => ({
+          type: 'SaveSimulationLinks',
+          simulationVideoUrl,
+          simulationExternalLink,
+        })),
+      fc
+        .tuple(fc.string(), fc.anything(), fc.boolean())
+        .map(([stage, assignee, assigneeIsLabUser]): CaseCommand => ({
+          type: 'ReassignStage',
+          stage,
+          assignee,
+          assigneeIsLabUser,
+        })),
+      fc.anything().map((text): CaseCommand => ({ type: 'AddNote', text })),
+      fc.string().map((fromStatus): CaseCommand => ({ type: 'AdvanceStage', fromStatus })),
+      fc.double().map((stageNumber): CaseCommand => ({ type: 'ScanAlignerStage', stageNumber })),
+      fc
+        .tuple(fc.double(), fc.constantFrom('start', 'complete', 'reopen', 'reset' as const))
+        .map(([stageNumber, action]): CaseCommand => ({ type: 'ChangeAlignerStage', stageNumber, action })),
+    );
+    const base = decide(
+      null,
+      {
+        type: 'CreateCase',
+        caseId: 'CA-2025-1',
+        input: { patientName: 'a', doctorName: 'b', clinicName: 'c', upperSheets: 2 },
+      },
+      drLee,
+      at(0),
+    );
+    const created = evolve(null, {
+      ...(base as { events: CaseEventData[] }).events[0],
+      actor: drLee,
+      at: at(0),
+    } as CaseEvent);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CASE_STATUSES, 'Rejected' as const),
+        fc.boolean(),
+        fc.constantFrom(...USERS),
+        anyCommandArb,
+        (status, onHold, actor, command) => {
+          const state: Case = {
+            ...created,
+            status,
+            onHold,
+            staging:
+              status === 'Completed'
+                ? [{ stageNumber: 1, status: 'Not Started', startDate: null, endDate: null }]
+                : [],
+          };
+          const decision = decide(state, command, actor, at(1));
+          if (decision.ok)
+            for (const event of decision.events) evolve(state, { ...event, actor, at: at(1) } as CaseEvent);
+          else expect(REJECTION_KINDS.has(decision.rejection.kind)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
