@@ -106,8 +106,8 @@ export class FilesService {
 function safeName(name: string): string {
   // Browsers send latin1-decoded UTF-8 names through multer; keep the real characters.
   const decoded = Buffer.from(name, 'latin1').toString('utf8');
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
   const cleaned = decoded
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
     .replace(/[/\\\u0000-\u001f\u007f]/g, '_')
     .trim()
     .slice(0, 200);
