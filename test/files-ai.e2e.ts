@@ -13,7 +13,7 @@ const STL = Buffer.from(
 
 async function upload(client: ApiClient, bytes: Buffer, name: string, fields: Record<string, string> = {}) {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   const response = await fetch(`${client.apiUrl}/upload`, {
     method: 'POST',
