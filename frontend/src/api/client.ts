@@ -1,0 +1,190 @@
+import type { Case, Role, User } from '@alignerflow/domain';
+
+/** `{base}api`: the API lives under the app's base path on the same origin. */
+export const API_BASE = `${import.meta.env.BASE_URL}api`;
+
+/** A non-2xx answer; `message` follows spec section 8 "API failure". */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The server could not be reached at all (offline, DNS, connection refused). */
+export class NetworkError extends Error {
+  constructor(message = 'The server cannot be reached.') {
+    super(message);
+    this.name = 'NetworkError';
+  }
+}
+
+export function isNetworkError(error: unknown): error is NetworkError {
+  return error instanceof NetworkError;
+}
+
+/** The message of a failed answer: the JSON error or message field, else the status line and body text. */
+export function failureMessage(status: number, statusText: string, text: string): string {
+  if (text) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object') {
+        const { error, message } = parsed as { error?: unknown; message?: unknown };
+        if (typeof error === 'string' && error) return error;
+        if (typeof message === 'string' && message) return message;
+      }
+    } catch {
+      // Not JSON: fall through to the status line with the body text.
+    }
+    return `HTTP ${status} ${statusText}: ${text.slice(0, 300)}`;
+  }
+  return `HTTP ${status} ${statusText}`;
+}
+
+interface RequestOptions {
+  body?: unknown;
+  etag?: string | null;
+  /** Do not log a failure with this status (an expected answer such as 401 on /auth/me). */
+  quietStatuses?: number[];
+}
+
+export interface Fresh<T> {
+  notModified: false;
+  data: T;
+  etag: string | null;
+}
+export type Conditional<T> = Fresh<T> | { notModified: true };
+
+async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.etag) headers['If-None-Match'] = options.etag;
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch (error) {
+    console.error(`${method} ${path} failed`, error);
+    throw new NetworkError();
+  }
+  if (!response.ok && response.status !== 304) {
+    const text = await response.text().catch(() => '');
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // keep the raw text
+    }
+    const error = new ApiError(
+      failureMessage(response.status, response.statusText, text),
+      response.status,
+      body,
+    );
+    if (!options.quietStatuses?.includes(response.status)) console.error(`${method} ${path}:`, error.message);
+    throw error;
+  }
+  return response;
+}
+
+async function json<T>(response: Response): Promise<T> {
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  return json<T>(await send(method, path, options));
+}
+
+/** A GET with If-None-Match: a 304 answers `{notModified: true}`. */
+export async function conditionalGet<T>(path: string, etag: string | null): Promise<Conditional<T>> {
+  const response = await send('GET', path, { etag });
+  if (response.status === 304) return { notModified: true };
+  return { notModified: false, data: await json<T>(response), etag: response.headers.get('ETag') };
+}
+
+const enc = encodeURIComponent;
+
+// ---- Types of the answers -------------------------------------------------------------------
+
+export interface AppConfig {
+  demo: boolean;
+  basePath: string;
+  productName: string;
+}
+
+export interface StageTime {
+  count: number;
+  averageHours: number;
+  maxHours: number;
+}
+
+export interface DashboardFigures {
+  totalActive: number;
+  pendingManagerApproval: number;
+  awaitingDoctorApproval: number;
+  overdue: number;
+  completedToday: number;
+  byStatus?: Record<string, number>;
+  timeInStage?: Record<string, StageTime>;
+}
+
+export interface Backup {
+  users: unknown[];
+  cases: unknown[];
+}
+
+export interface NotificationMessage {
+  title?: string;
+  body: string;
+}
+
+// ---- Endpoints -------------------------------------------------------------------------------
+
+export const api = {
+  config: () => request<AppConfig>('GET', '/config', { quietStatuses: [404] }),
+
+  login: (username: string, password: string, rememberMe: boolean) =>
+    request<{ user: User; token: string }>('POST', '/auth/login', {
+      body: { username, password, rememberMe },
+      quietStatuses: [401],
+    }),
+  me: () => request<{ user: User }>('GET', '/auth/me', { quietStatuses: [401] }),
+  logout: () => request<void>('POST', '/auth/logout'),
+
+  cases: (etag: string | null = null) => conditionalGet<Case[]>('/cases', etag),
+  case: (id: string) => request<Case>('GET', `/cases/${enc(id)}`),
+  holdCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/hold`),
+  resumeCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/resume`),
+  deleteCase: (id: string) => request<void>('DELETE', `/cases/${enc(id)}`),
+  dashboard: () => request<DashboardFigures>('GET', '/dashboard'),
+
+  users: (etag: string | null = null) => conditionalGet<User[]>('/users', etag),
+  createUser: (username: string, password: string, role: Role) =>
+    request<User>('POST', '/users', { body: { username, password, role } }),
+  updateUser: (username: string, changes: Partial<Pick<User, 'activationSoundEnabled' | 'email' | 'role'>>) =>
+    request<User>('PUT', `/users/${enc(username)}`, { body: changes }),
+  deleteUser: (username: string) => request<void>('DELETE', `/users/${enc(username)}`),
+
+  backup: () => request<Backup>('GET', '/backup'),
+  restore: (backup: Backup) =>
+    request<{ users: number; cases: number }>('POST', '/restore', { body: backup }),
+
+  vapidPublicKey: () => request<{ publicKey: string }>('GET', '/push/vapid-public-key'),
+  pushSubscribe: (subscription: PushSubscriptionJSON, username: string) =>
+    request<void>('POST', '/push/subscribe', { body: { ...subscription, username } }),
+  pushTest: (message: NotificationMessage) =>
+    request<{ queued: number }>('POST', '/push/test', { body: message }),
+  pushSend: (username: string, message: NotificationMessage) =>
+    request<void>('POST', `/push/send/${enc(username)}`, { body: message }),
+  fcmSend: (username: string, message: NotificationMessage) =>
+    request<void>('POST', `/fcm/send/${enc(username)}`, { body: message }),
+};

@@ -1,0 +1,122 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { OFFLINE_COPY_KEY } from '../api/cache';
+import { fakeServer } from '../test/fakeServer';
+import { dashboardFigures, manager, sampleCases } from '../test/fixtures';
+import { App } from './App';
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+const quiet = () => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  vi.spyOn(console, 'info').mockImplementation(() => undefined);
+};
+
+describe('App start-up', () => {
+  it('shows the splash for 2500 ms, then loading, then the login screen', async () => {
+    vi.useFakeTimers();
+    const me = deferred<{ status: number; body: unknown }>();
+    fakeServer({
+      'GET /config': { body: { demo: true, basePath: '/', productName: 'AlignerFlow' } },
+      'GET /auth/me': () => me.promise,
+    });
+    render(<App />);
+    expect(screen.getByRole('heading', { name: 'AlignerFlow' })).toBeTruthy();
+    expect(screen.getByText('Dental Lab Workflow')).toBeTruthy();
+
+    await act(() => vi.advanceTimersByTimeAsync(2499));
+    expect(screen.getByText('Dental Lab Workflow')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(screen.getByText('Loading application data...')).toBeTruthy();
+
+    await act(async () => me.resolve({ status: 401, body: { error: 'Not signed in.' } }));
+    expect(screen.getByText('Dental Lab Workflow Portal')).toBeTruthy();
+    expect(screen.getByText(/Demo users: admin, rep, designer, tech, dr.lee, dr.patel/)).toBeTruthy();
+  });
+
+  it('restores a session from the server cookie and opens the Lab Dashboard', async () => {
+    quiet();
+    vi.useFakeTimers();
+    fakeServer({
+      'GET /auth/me': { body: { user: manager } },
+      'GET /cases': { body: sampleCases, headers: { ETag: '"1"' } },
+      'GET /users': { body: [manager] },
+      'GET /dashboard': { body: dashboardFigures },
+    });
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
+    expect(screen.getAllByText('Alice Johnson').length).toBeGreaterThan(0);
+    expect(screen.getByText('Logged in as:')).toBeTruthy();
+  });
+
+  it("shows 'Failed to load application data' with Retry when the server cannot be reached", async () => {
+    quiet();
+    vi.useFakeTimers();
+    fakeServer({ 'GET /auth/me': 'network', 'GET /config': 'network' });
+    const reload = vi.fn();
+    render(<App reload={reload} />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(screen.getByText('Failed to load application data')).toBeTruthy();
+    act(() => screen.getByRole('button', { name: 'Retry' }).click());
+    expect(reload).toHaveBeenCalled();
+  });
+
+  it('shows the last synced data with the offline banner when the server cannot be reached', async () => {
+    quiet();
+    vi.useFakeTimers();
+    const syncedAt = '2025-03-01T09:30:00.000Z';
+    localStorage.setItem(
+      OFFLINE_COPY_KEY,
+      JSON.stringify({
+        owner: manager,
+        cases: sampleCases,
+        users: [manager],
+        dashboard: dashboardFigures,
+        syncedAt,
+      }),
+    );
+    fakeServer({
+      'GET /auth/me': 'network',
+      'GET /config': 'network',
+      'GET /cases': 'network',
+      'GET /users': 'network',
+    });
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    const time = new Date(syncedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    expect(screen.getByText(`Offline — showing data from ${time}`)).toBeTruthy();
+    expect(screen.getAllByText('Bob Smith').length).toBeGreaterThan(0);
+  });
+
+  it('signs in from the login screen, and logout ends the session', async () => {
+    quiet();
+    vi.useFakeTimers();
+    const server = fakeServer({
+      'GET /auth/me': { status: 401, body: { error: 'Not signed in.' } },
+      'POST /auth/login': { body: { user: manager, token: 't' } },
+      'POST /auth/logout': { status: 204 },
+      'GET /cases': { body: sampleCases },
+      'GET /users': { body: [manager] },
+      'GET /dashboard': { body: dashboardFigures },
+    });
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'demo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
+
+    fireEvent.click(screen.getAllByRole('button', { name: 'Logout' })[0]);
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(server.calls('POST', '/auth/logout')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Login' })).toBeTruthy();
+    expect(localStorage.getItem(OFFLINE_COPY_KEY)).toBeNull();
+  });
+});

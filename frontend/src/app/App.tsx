@@ -1,0 +1,119 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { User } from '@alignerflow/domain';
+import { ApiError, api, type AppConfig } from '../api/client';
+import { cache, readOfflineCopy } from '../api/cache';
+import { loadAll } from '../api/queries';
+import { Toaster } from '../components/Toaster';
+import { LoginScreen } from '../features/auth/LoginScreen';
+import { forgetSignIn } from '../features/auth/rememberMe';
+import { PwaBanners } from '../features/pwa/PwaBanners';
+import { FatalErrorScreen } from './FatalErrorScreen';
+import { LoadingScreen } from './LoadingScreen';
+import { Shell } from './Shell';
+import { SplashScreen } from './SplashScreen';
+import { SPLASH_MS } from './texts';
+
+type Session =
+  | { state: 'pending' }
+  | { state: 'signedOut' }
+  | { state: 'loadingData'; user: User }
+  | { state: 'signedIn'; user: User }
+  | { state: 'failed'; detail: string };
+
+const DEFAULT_CONFIG: AppConfig = {
+  demo: false,
+  basePath: import.meta.env.BASE_URL,
+  productName: 'AlignerFlow',
+};
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function loadData(user: User): Promise<void> {
+  try {
+    await loadAll(user.role);
+  } catch (error) {
+    console.error('Loading application data failed', error);
+  }
+}
+
+/**
+ * Restores the server session (the cookie; kept across browser restarts when Remember Me was on).
+ * If the server cannot be reached, the last synced copy is shown offline; without one, start-up fails.
+ */
+async function restoreSession(): Promise<Session> {
+  try {
+    const { user } = await api.me();
+    cache.begin(user);
+    await loadData(user);
+    return { state: 'signedIn', user };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      cache.clear(); // the session is over: its offline copy goes too
+      return { state: 'signedOut' };
+    }
+    const copy = readOfflineCopy();
+    if (copy) {
+      cache.begin(copy.owner);
+      cache.setOffline(true);
+      return { state: 'signedIn', user: copy.owner };
+    }
+    return { state: 'failed', detail: messageOf(error) };
+  }
+}
+
+export function App({ reload = () => window.location.reload() }: { reload?: () => void }) {
+  const [splashDone, setSplashDone] = useState(false);
+  const [session, setSession] = useState<Session>({ state: 'pending' });
+  const [config, setConfig] = useState<AppConfig>(DEFAULT_CONFIG);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSplashDone(true), SPLASH_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    api
+      .config()
+      .then((answer) => current && setConfig({ ...DEFAULT_CONFIG, ...answer }))
+      .catch(() => undefined);
+    void restoreSession().then((restored) => current && setSession(restored));
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  const signedIn = useCallback((user: User) => {
+    cache.begin(user);
+    setSession({ state: 'loadingData', user });
+    void loadData(user).then(() => setSession({ state: 'signedIn', user }));
+  }, []);
+
+  const signedOut = useCallback(() => {
+    forgetSignIn();
+    cache.clear();
+    setSession({ state: 'signedOut' });
+  }, []);
+
+  const logout = useCallback(() => {
+    api
+      .logout()
+      .catch((error) => console.warn('Logout call failed', error))
+      .finally(signedOut);
+  }, [signedOut]);
+
+  let screen;
+  if (!splashDone) screen = <SplashScreen />;
+  else if (session.state === 'pending' || session.state === 'loadingData') screen = <LoadingScreen />;
+  else if (session.state === 'failed') screen = <FatalErrorScreen detail={session.detail} onRetry={reload} />;
+  else if (session.state === 'signedOut') screen = <LoginScreen demo={config.demo} onSignedIn={signedIn} />;
+  else screen = <Shell user={session.user} onLogout={logout} onSessionEnded={signedOut} />;
+
+  return (
+    <>
+      <PwaBanners />
+      {screen}
+      <Toaster />
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import { Icon } from '../components/Icon';
+import { APP_TEXTS } from './texts';
+
+interface MobileBottomNavProps {
+  canCreate: boolean;
+  onHome: () => void;
+  onNew: () => void;
+  onScan: () => void;
+  onLogout: () => void;
+}
+
+/** Bottom navigation on small screens: Home, New, Scan, Logout. */
+export function MobileBottomNav({ canCreate, onHome, onNew, onScan, onLogout }: MobileBottomNavProps) {
+  return (
+    <nav className="bottom-nav" aria-label="Mobile navigation">
+      <button type="button" onClick={onHome}>
+        <Icon name="home" />
+        <span>{APP_TEXTS.home}</span>
+      </button>
+      {canCreate ? (
+        <button type="button" onClick={onNew}>
+          <Icon name="plus" />
+          <span>{APP_TEXTS.newShort}</span>
+        </button>
+      ) : null}
+      <button type="button" onClick={onScan}>
+        <Icon name="qr" />
+        <span>{APP_TEXTS.scan}</span>
+      </button>
+      <button type="button" onClick={onLogout}>
+        <Icon name="logout" />
+        <span>{APP_TEXTS.logout}</span>
+      </button>
+    </nav>
+  );
+}

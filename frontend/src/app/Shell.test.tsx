@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { cache } from '../api/cache';
+import { fakeServer } from '../test/fakeServer';
+import { dashboardFigures, doctor, manager, sampleCases } from '../test/fixtures';
+import { Shell } from './Shell';
+
+function setup(user = manager) {
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  vi.spyOn(console, 'info').mockImplementation(() => undefined);
+  fakeServer({
+    'GET /cases': { body: sampleCases },
+    'GET /users': { body: [manager] },
+    'GET /dashboard': { body: dashboardFigures },
+  });
+  cache.begin(user);
+  cache.setCases(sampleCases);
+  cache.setDashboard(dashboardFigures);
+  return render(<Shell user={user} onLogout={vi.fn()} onSessionEnded={vi.fn()} />);
+}
+
+describe('Shell', () => {
+  it('opens the scanner dialog from #scan and removes the fragment when it closes', () => {
+    window.history.replaceState(null, '', '/#scan');
+    setup();
+    const dialog = screen.getByRole('dialog', { name: 'Scan Case QR Code' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(within(dialog).getByText('Point your camera at the QR code on the case file.')).toBeTruthy();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(window.location.hash).toBe('');
+    expect(window.location.href.endsWith('#')).toBe(false);
+  });
+
+  it("the dashboard's Scan Case QR Code button sets #scan", () => {
+    setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Scan Case QR Code' }));
+    expect(window.location.hash).toBe('#scan');
+    expect(screen.getByRole('dialog', { name: 'Scan Case QR Code' })).toBeTruthy();
+  });
+
+  it('selecting a case opens its placeholder; Edit Case appears for a manager; Back returns', () => {
+    setup();
+    fireEvent.click(within(screen.getByRole('table', { name: 'All Cases' })).getByText('Alice Johnson'));
+    expect(screen.getByRole('heading', { name: 'Alice Johnson' })).toBeTruthy();
+    expect(screen.getByText('CA-2024-001', { selector: 'dd' })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    fireEvent.click(within(nav).getByRole('button', { name: 'Edit Case' }));
+    expect(screen.getByRole('dialog', { name: 'Edit Case: CA-2024-001' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Dashboard' }));
+    expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
+  });
+
+  it('dialogs keep focus inside and give it back when they close', () => {
+    setup();
+    const opener = within(screen.getByRole('navigation', { name: 'Main navigation' })).getByRole('button', {
+      name: 'New Case',
+    });
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'New Clear Aligner Case' });
+    const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    expect(document.activeElement).toBe(cancel);
+    fireEvent.keyDown(dialog, { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(cancel);
+    act(() => cancel.click());
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('shows the Doctor Portal to a doctor and the bottom navigation', () => {
+    setup(doctor);
+    expect(screen.getByRole('heading', { name: 'Doctor Portal' })).toBeTruthy();
+    const bottom = screen.getByRole('navigation', { name: 'Mobile navigation' });
+    expect(
+      within(bottom)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Home', 'New', 'Scan', 'Logout']);
+  });
+});

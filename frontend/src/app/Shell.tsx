@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { can, sameUsername, type User } from '@alignerflow/domain';
+import { useCache } from '../api/cache';
+import { CaseDetailPlaceholder } from '../features/cases/CaseDetailPlaceholder';
+import { PlaceholderDialog } from '../features/cases/PlaceholderDialog';
+import { CASE_SCREEN_TEXTS } from '../features/cases/texts';
+import { ManagerDashboard } from '../features/dashboard/ManagerDashboard';
+import { DoctorDashboard } from '../features/doctor/DoctorDashboard';
+import { OfflineBanner } from '../features/live/OfflineBanner';
+import { useLiveSync } from '../features/live/useLiveSync';
+import { usePushSubscription } from '../features/pwa/usePushSubscription';
+import { ScanDialog } from '../features/scan/ScanDialog';
+import { SettingsDrawer } from '../features/settings/SettingsDrawer';
+import type { SettingsSection } from '../features/settings/texts';
+import { Header } from './Header';
+import { MobileBottomNav } from './MobileBottomNav';
+import { useScanFragment } from './useScanFragment';
+import { useTheme } from './useTheme';
+
+interface ShellProps {
+  user: User;
+  onLogout: () => void;
+  onSessionEnded: () => void;
+}
+
+type OpenDialog = { kind: 'new' } | { kind: 'edit'; caseId: string } | null;
+
+/** The signed-in app: header, the role's dashboard or the selected case, dialogs and the settings panel. */
+export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProps) {
+  // users_refresh also refreshes the current user (role, sound preference).
+  const listed = useCache((state) =>
+    state.users?.find((user) => sameUsername(user.username, sessionUser.username)),
+  );
+  const user = listed ?? sessionUser;
+  const { theme, toggle } = useTheme();
+  const scanner = useScanFragment();
+  const [selectedCaseId, setSelectedCaseId] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [settings, setSettings] = useState<SettingsSection | null>(null);
+
+  useLiveSync(user, onSessionEnded);
+  usePushSubscription(user.username);
+
+  const goHome = () => setSelectedCaseId(null);
+  const openNew = () => setDialog({ kind: 'new' });
+  const editSelected = () => selectedCaseId && setDialog({ kind: 'edit', caseId: selectedCaseId });
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header
+        user={user}
+        caseSelected={selectedCaseId !== null}
+        theme={theme}
+        onToggleTheme={toggle}
+        onHome={goHome}
+        onEditCase={editSelected}
+        onNewCase={openNew}
+        onLogout={onLogout}
+      />
+      <OfflineBanner />
+      <main id="main" className="shell__main" tabIndex={-1}>
+        {selectedCaseId ? (
+          <CaseDetailPlaceholder caseId={selectedCaseId} onBack={goHome} />
+        ) : user.role === 'Doctor' ? (
+          <DoctorDashboard
+            user={user}
+            onOpenCase={setSelectedCaseId}
+            onNewCase={openNew}
+            onScan={scanner.openScanner}
+          />
+        ) : (
+          <ManagerDashboard
+            user={user}
+            onOpenCase={setSelectedCaseId}
+            onEditCase={(caseId) => setDialog({ kind: 'edit', caseId })}
+            onOpenSettings={setSettings}
+            onScan={scanner.openScanner}
+          />
+        )}
+      </main>
+      <MobileBottomNav
+        canCreate={can(user.role, 'createCase')}
+        onHome={goHome}
+        onNew={openNew}
+        onScan={scanner.openScanner}
+        onLogout={onLogout}
+      />
+
+      {scanner.open ? <ScanDialog onClose={scanner.closeScanner} /> : null}
+      {dialog?.kind === 'new' ? (
+        <PlaceholderDialog title={CASE_SCREEN_TEXTS.newCaseTitle} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === 'edit' ? (
+        <PlaceholderDialog
+          title={CASE_SCREEN_TEXTS.editTitle(dialog.caseId)}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {settings && can(user.role, 'manageUsers') ? (
+        <SettingsDrawer role={user.role} initialSection={settings} onClose={() => setSettings(null)} />
+      ) : null}
+    </div>
+  );
+}

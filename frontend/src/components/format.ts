@@ -1,0 +1,27 @@
+/** 'N/A' for a missing date (spec section 2); a plain 'YYYY-MM-DD' is read as a local calendar date. */
+export const NOT_AVAILABLE = 'N/A';
+
+export function parseDay(value: string): Date {
+  const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return plain ? new Date(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3])) : new Date(value);
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return NOT_AVAILABLE;
+  const date = parseDay(value);
+  return Number.isNaN(date.getTime())
+    ? NOT_AVAILABLE
+    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** 'YYYY-MM-DD' of a local date (file names, comparisons). */
+export function isoDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export function formatHours(hours: number): string {
+  if (!Number.isFinite(hours)) return NOT_AVAILABLE;
+  if (hours < 24) return `${Math.round(hours)} h`;
+  return `${(hours / 24).toFixed(1)} d`;
+}

@@ -1,0 +1,51 @@
+import type { Case } from '@alignerflow/domain';
+import { formatDate } from '../../components/format';
+import { StatusBadge } from '../../components/StatusBadge';
+import { daysUntilDue } from './caseQueries';
+import { DASHBOARD_TEXTS } from './texts';
+
+export function dueText(days: number): string {
+  if (days < 0) return DASHBOARD_TEXTS.overdueBy(-days);
+  if (days === 0) return DASHBOARD_TEXTS.dueToday;
+  return DASHBOARD_TEXTS.dueIn(days);
+}
+
+/** Cases due within 2 days that are not yet at Packaging & Labeling, most urgent first. */
+export function AtRiskPanel({ cases, onOpenCase }: { cases: Case[]; onOpenCase: (id: string) => void }) {
+  const sorted = [...cases].sort((a, b) => (daysUntilDue(a) ?? 0) - (daysUntilDue(b) ?? 0));
+  return (
+    <section className="panel panel--risk" aria-labelledby="at-risk">
+      <div className="panel__header">
+        <h2 id="at-risk">
+          {DASHBOARD_TEXTS.atRisk} <span className="count">{cases.length}</span>
+        </h2>
+        <p className="muted small">{DASHBOARD_TEXTS.atRiskHint}</p>
+      </div>
+      {sorted.length === 0 ? (
+        <p className="muted">{DASHBOARD_TEXTS.noneAtRisk}</p>
+      ) : (
+        <ul className="risk-list">
+          {sorted.map((item) => {
+            const days = daysUntilDue(item) ?? 0;
+            return (
+              <li key={item.id}>
+                <button type="button" className="risk-item" onClick={() => onOpenCase(item.id)}>
+                  <span className="risk-item__main">
+                    <strong>{item.patientName}</strong> <span className="muted">{item.id}</span>
+                  </span>
+                  <StatusBadge status={item.status} onHold={item.onHold} />
+                  <span
+                    className={days < 0 ? 'text-danger' : 'text-warning'}
+                    title={formatDate(item.deliveryDate)}
+                  >
+                    {dueText(days)}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { STATUS_LABELS, isActiveStatus, statusIndex, type Case, type CaseStatus } from '@alignerflow/domain';
+import type { StageTime } from '../../api/client';
+import { parseDay } from '../../components/format';
+
+/** Spec section 2: case id, patient name or doctor name, case-insensitive substring. */
+export function matchesSearch(item: Pick<Case, 'id' | 'patientName' | 'doctorName'>, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return true;
+  return [item.id, item.patientName, item.doctorName].some((field) =>
+    (field ?? '').toLowerCase().includes(needle),
+  );
+}
+
+export const AT_RISK_DAYS = 2;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whole days from today to the due date (negative when overdue); undefined without a due date. */
+export function daysUntilDue(item: Pick<Case, 'deliveryDate'>, now: Date = new Date()): number | undefined {
+  if (!item.deliveryDate) return undefined;
+  const due = parseDay(item.deliveryDate);
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const dueDay = new Date(due.getFullYear(), due.getMonth(), due.getDate());
+  return Math.round((dueDay.getTime() - today.getTime()) / DAY_MS);
+}
+
+/** At risk: active, due within 2 days (or overdue) and not yet at Packaging & Labeling or later. */
+export function isAtRisk(item: Pick<Case, 'status' | 'deliveryDate'>, now: Date = new Date()): boolean {
+  if (!isActiveStatus(item.status)) return false;
+  const days = daysUntilDue(item, now);
+  if (days === undefined || days > AT_RISK_DAYS) return false;
+  const index = statusIndex(item.status);
+  return index >= 0 && index < statusIndex(STATUS_LABELS.PackagingLabeling);
+}
+
+/** Time in stage from the cases themselves, for servers whose dashboard does not carry it. */
+export function timeInStageOf(cases: Case[], now: Date = new Date()): Partial<Record<CaseStatus, StageTime>> {
+  const result: Partial<Record<CaseStatus, StageTime>> = {};
+  for (const item of cases) {
+    if (!isActiveStatus(item.status) || !item.statusEnteredAt) continue;
+    const hours = Math.max(0, (now.getTime() - new Date(item.statusEnteredAt).getTime()) / 3_600_000);
+    const entry = result[item.status] ?? { count: 0, averageHours: 0, maxHours: 0 };
+    entry.averageHours = (entry.averageHours * entry.count + hours) / (entry.count + 1);
+    entry.count += 1;
+    entry.maxHours = Math.max(entry.maxHours, hours);
+    result[item.status] = entry;
+  }
+  return result;
+}

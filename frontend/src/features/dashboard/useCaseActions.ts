@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import type { Case } from '@alignerflow/domain';
+import { api } from '../../api/client';
+import { cache } from '../../api/cache';
+import { toast } from '../../components/toastStore';
+import { DASHBOARD_TEXTS } from './texts';
+
+/** Manager row actions: hold or resume, and delete after the spec's confirmation. */
+export function useCaseActions() {
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  async function run(id: string, action: () => Promise<void>): Promise<void> {
+    setBusyId(id);
+    try {
+      await action();
+    } catch (error) {
+      toast(DASHBOARD_TEXTS.actionFailed, error instanceof Error ? error.message : String(error), 'error');
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  const toggleHold = (item: Case) =>
+    run(item.id, async () => {
+      cache.upsertCase(item.onHold ? await api.resumeCase(item.id) : await api.holdCase(item.id));
+    });
+
+  const remove = (item: Case) => {
+    if (!window.confirm(DASHBOARD_TEXTS.confirmDelete)) return Promise.resolve();
+    return run(item.id, async () => {
+      await api.deleteCase(item.id);
+      cache.removeCase(item.id);
+    });
+  };
+
+  return { busyId, toggleHold, remove };
+}

@@ -1,0 +1,81 @@
+import { USER_TEXTS } from '@alignerflow/domain';
+import { API_BASE } from '../../api/client';
+
+export type SettingsSection = 'users' | 'backup' | 'notifications';
+
+/** Texts of the settings panel (spec sections 2, 5 and 8). */
+export const SETTINGS_TEXTS = {
+  title: 'Settings',
+  summary: 'Summary',
+  sections: { users: 'User Management', backup: 'Backup & Restore', notifications: 'Notifications' },
+  close: 'Close',
+
+  // User Management
+  addUser: 'Add New User',
+  username: 'Username',
+  password: 'Password',
+  role: 'Role',
+  addUserButton: 'Add User',
+  existingUsers: 'Existing Users',
+  deleteUser: (name: string) => `Delete user ${name}`,
+  cannotDeleteAdmin: 'Cannot delete admin',
+  emptyCredentials: USER_TEXTS.emptyCredentials,
+  taken: USER_TEXTS.taken,
+  addFailed: 'Failed to add user. Username may already exist.',
+  deleteFailed: 'Failed to delete user. Please try again.',
+  adminUndeletable: USER_TEXTS.adminUndeletable,
+  confirmDeleteUser: (name: string) =>
+    `Are you sure you want to delete the user "${name}"? This action cannot be undone.`,
+  userAdded: 'User Added',
+  userAddedText: (name: string, role: string) => `${name} (${role}) can now sign in.`,
+  userDeleted: 'User Deleted',
+  userDeletedText: (name: string) => `${name} has been removed.`,
+  noUsers: 'No users loaded.',
+
+  // Backup & Restore
+  systemBackup: 'System Backup',
+  systemBackupHint: 'Download all users and cases as a JSON file.',
+  exportBackup: 'Export Backup (.json)',
+  exportFailed: 'Export failed',
+  restoreFromBackup: 'Restore from Backup',
+  restoreHint:
+    'Restoring replaces the current users and cases; the history before it stays in the event log.',
+  backupFile: 'Backup file (.json)',
+  importBackup: 'Import Backup (.json)',
+  confirmRestore: 'Are you sure you want to restore from this backup? All current data will be overwritten.',
+  invalidBackup: 'Invalid backup file format.',
+  unreadableFile: 'File could not be read.',
+  restoreFailed: 'Failed to restore backup. Please try again.',
+  restoreComplete: 'Restore Complete',
+  restoreCompleteText: 'System data has been restored from backup.',
+
+  // Notifications
+  sendTest: 'Send Test Notification',
+  sendTestHint: 'Sends a push notification to every subscribed device of this lab.',
+  testSent:
+    'Test notification sent. If you do not see it, ensure permissions are allowed and Focus Assist is off.',
+  testFailed: (message: string) =>
+    `Failed to send test notification. ${message} Check ${API_BASE}/health and that the push (VAPID) keys are configured.`,
+  targeted: 'Targeted Notification',
+  title_: 'Title',
+  message: 'Message',
+  sendWebPush: 'Send Targeted Web Push',
+  sendFcm: 'Send Targeted FCM',
+  usernameRequired: 'Please enter a username to send to.',
+  bodyRequired: 'Please enter a message body.',
+  sentWebPush: (user: string) => `Sent Web Push to ${user}...`,
+  sentFcm: (user: string) => `Sent FCM to ${user}...`,
+  webPushFailed: 'Failed to send targeted Web Push. Check backend and that user is subscribed.',
+  fcmFailed: 'Failed to send FCM notification. Check backend credentials and that user has an FCM token.',
+  soundPreference: 'Activation Sound Preference',
+  enabled: 'Enabled',
+  disabled: 'Disabled',
+  sound: 'Activation sound',
+  savePreference: 'Save Preference',
+  selectUser: 'Please select a user to update.',
+  chooseUser: 'Select a user',
+  preferenceUpdated: (user: string) => `Preference updated for ${user}.`,
+  preferenceFailed: (message: string) => `Failed to update preference. ${message}`,
+  usersLoadFailed: 'Failed to load users',
+  defaultTitle: 'AlignerFlow',
+} as const;
