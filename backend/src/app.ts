@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger, type INestApplication, type LoggerService } from '@nestjs/common';
+import type { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
@@ -11,6 +11,8 @@ import type { AppConfig } from './config/config.js';
 import { runMigrations } from './database/migrations.js';
 import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';
+import { createRootLogger, PinoLogger } from './logging/logger.js';
+import { requestContext } from './logging/request-context.middleware.js';
 
 export interface CreateAppOptions {
   config: AppConfig;
@@ -23,15 +25,17 @@ export interface CreateAppOptions {
 /** Builds the whole HTTP application on a migrated, seeded database. Used by main and by tests. */
 export async function createApp(options: CreateAppOptions): Promise<INestApplication> {
   const { config, databaseUrl } = options;
+  const rootLogger = createRootLogger();
   await runMigrations(databaseUrl);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
     bodyParser: false,
-    logger: options.logger ?? new Logger(),
+    logger: options.logger ?? new PinoLogger(rootLogger),
   });
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   const api = `${config.basePath}api`;
   // A restore carries a whole lab's data; everything else is a small form.
+  app.use(requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })));
   app.use(`${api}/restore`, jsonBody('200mb'));
   app.use(jsonBody('1mb'));
   app.use(cookieParser());

@@ -22,8 +22,7 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const header = request.headers['x-correlation-id'];
-    request.correlationId = typeof header === 'string' && header.length <= 100 ? header : randomUUID();
+    request.correlationId ??= randomUUID();
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
       context.getHandler(),
       context.getClass(),
