@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   CASE_TEXTS,
+  canSeeCase,
   caseStreamId,
   decide,
   evolve,
@@ -14,6 +15,7 @@ import { DataSource, type QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
 import {
   EventStore,
+  lockStream,
   withTransaction,
   WrongExpectedVersionError,
   type RecordedEvent,
@@ -77,10 +79,12 @@ export class CaseCommandService {
     runner: QueryRunner,
   ): Promise<{ state: Case; events: RecordedEvent[] }> {
     const streamId = caseStreamId(caseId);
+    await lockStream(runner, streamId);
     const history = await this.store.readStream(streamId, runner);
     const state = foldCase(history.map(toCaseEvent));
-    const visible = state && !state.deleted ? state : null;
-    if (visible && options.expectedVersion !== undefined && options.expectedVersion !== state!.version) {
+    // A case the caller may not see is "not found" (decide says so), never a stale version.
+    const visible = state && canSeeCase(actor, state) ? state : null;
+    if (visible && options.expectedVersion !== undefined && options.expectedVersion !== visible.version) {
       throw new DomainRejection({ kind: 'conflict', message: CASE_TEXTS.concurrentChange });
     }
     const decision = decide(state, command, actor, new Date().toISOString());

@@ -358,3 +358,12 @@ function conflictingStream(err: unknown): string | undefined {
     driverError(err).detail ?? '',
   )?.[1];
 }
+
+/**
+ * Queues the writers of one stream for the rest of the transaction. Optimistic concurrency alone
+ * stays correct, but twenty writers racing for one case would make some lose round after round;
+ * waiting in line costs one round trip and no retries. Writers of other streams are not affected.
+ */
+export async function lockStream(queryRunner: QueryRunner, streamId: string): Promise<void> {
+  await queryRunner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
+}

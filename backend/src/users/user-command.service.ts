@@ -14,6 +14,7 @@ import { DomainRejection } from '../common/domain-rejection.js';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
 import {
   EventStore,
+  lockStream,
   withTransaction,
   WrongExpectedVersionError,
   type RecordedEvent,
@@ -57,6 +58,7 @@ export class UserCommandService {
     runner: QueryRunner,
   ) {
     const streamId = userStreamId(username);
+    await lockStream(runner, streamId);
     const history = await this.store.readStream(streamId, runner);
     const state = history.reduce<UserState | null>(
       (current, event) => evolveUser(current, event as unknown as UserEventData),
