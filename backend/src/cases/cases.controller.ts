@@ -41,6 +41,10 @@ import { ScanQrCommand } from './commands/scan-qr.command.js';
 import { StartAlignerStageCommand } from './commands/start-aligner-stage.command.js';
 import { UpdatePricingCommand } from './commands/update-pricing.command.js';
 
+function isVersion(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
 const STAGING_COMMANDS = {
   start: StartAlignerStageCommand,
   complete: CompleteAlignerStageCommand,
@@ -96,8 +100,16 @@ export class CasesController {
   ) {
     if (!body || typeof body !== 'object' || Array.isArray(body))
       rejectWith('invalid', 'The body must be a JSON object.');
-    const expectedVersion = typeof body.expectedVersion === 'number' ? body.expectedVersion : undefined;
-    return this.run(new EditCaseCommand(id, actor, { correlationId, expectedVersion }, body));
+    // As for every other command: a mistyped version is refused, never silently ignored.
+    const { expectedVersion } = body;
+    if (expectedVersion !== undefined && expectedVersion !== null && !isVersion(expectedVersion)) {
+      rejectWith('invalid', 'expectedVersion must be a whole number from 0.');
+    }
+    const options = {
+      correlationId,
+      expectedVersion: isVersion(expectedVersion) ? expectedVersion : undefined,
+    };
+    return this.run(new EditCaseCommand(id, actor, options, body));
   }
 
   @Delete('cases/:id')

@@ -13,6 +13,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
       response.status(exception.getStatus()).json(errorBody(exception));
       return;
     }
+    if (isUnstorableText(exception)) {
+      response.status(400).json({ error: 'The request contains characters that cannot be stored.' });
+      return;
+    }
     if (isDatabaseDown(exception)) {
       response.status(503).json({ error: 'The database is unavailable. Try again shortly.' });
       return;
@@ -39,4 +43,13 @@ function isDatabaseDown(exception: unknown): boolean {
   return (
     code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === '08006' || code === '08001'
   );
+}
+
+/**
+ * PostgreSQL refuses text it cannot hold (a NUL character in an id, a username or a QR payload):
+ * that is the caller's input, not a fault of the server.
+ */
+function isUnstorableText(exception: unknown): boolean {
+  const { code, driverError } = (exception ?? {}) as { code?: string; driverError?: { code?: string } };
+  return [code, driverError?.code].some((candidate) => candidate === '22021' || candidate === '22P05');
 }

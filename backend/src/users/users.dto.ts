@@ -1,4 +1,7 @@
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+
+/** May be left out, but null is no value for it (unlike email, where null clears the address). */
+const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
 
 export class CreateUserDto {
   @IsOptional() @IsString() @MaxLength(256) username?: string;
@@ -8,8 +11,8 @@ export class CreateUserDto {
 }
 
 export class UpdateUserDto {
-  @IsOptional() @IsBoolean() activationSoundEnabled?: boolean;
+  @OptionalNotNull() @IsBoolean() activationSoundEnabled?: boolean;
   @IsOptional() @IsString() @MaxLength(254) email?: string | null;
-  @IsOptional() @IsString() @MaxLength(64) role?: string;
-  @IsOptional() @IsString() @MaxLength(1024) password?: string;
+  @OptionalNotNull() @IsString() @MaxLength(64) role?: string;
+  @OptionalNotNull() @IsString() @MaxLength(1024) password?: string;
 }

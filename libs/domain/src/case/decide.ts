@@ -412,7 +412,7 @@ function decideEdit(state: Case, fields: Record<string, unknown>): Decision {
     if (field === 'version' || field === 'expectedVersion') continue;
     if (!(EDITABLE_FIELDS as readonly string[]).includes(field)) {
       const current = (state as unknown as Record<string, unknown>)[field];
-      if (!(field in state) || JSON.stringify(current) !== JSON.stringify(value)) {
+      if (!(field in state) || !sameJson(current, value)) {
         errors.push(CASE_TEXTS.workflowFieldChanged(field));
       }
       continue;
@@ -425,6 +425,35 @@ function decideEdit(state: Case, fields: Record<string, unknown>): Decision {
   }
   if (errors.length) return invalid(errors[0], errors);
   return Object.keys(changes).length ? accept({ type: 'CaseDetailsEdited', data: { changes } }) : accept();
+}
+
+/**
+ * Equal as JSON: key order does not count, as the case a client sends back has passed through
+ * PostgreSQL's jsonb, which orders keys its own way; undefined members count as absent.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => sameJson(item, b[index]))
+    );
+  }
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  const definedKeys = (value: object) =>
+    Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .map(([key]) => key);
+  const keys = definedKeys(a);
+  const other = b as Record<string, unknown>;
+  return (
+    keys.length === definedKeys(b).length &&
+    keys.every(
+      (key) => Object.hasOwn(other, key) && sameJson((a as Record<string, unknown>)[key], other[key]),
+    )
+  );
 }
 
 function checkEditField(field: EditableCaseField, value: unknown): { value: unknown } | { error: string } {

@@ -54,6 +54,8 @@ export function addDays(isoDate: string, days: number): string {
 // Control characters other than tab and newlines never belong in a form field.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// Half of a UTF-16 surrogate pair is no character at all: JSON and PostgreSQL cannot keep it.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Trimmed text or a message saying why it is not acceptable. */
 export function checkText(
@@ -68,7 +70,9 @@ export function checkText(
   const trimmed = value.trim();
   if (required && trimmed === '') return { error: `${label} is required.` };
   if (trimmed.length > max) return { error: `${label} must be at most ${max} characters.` };
-  if (CONTROL_CHARACTERS.test(trimmed)) return { error: `${label} contains invalid characters.` };
+  if (CONTROL_CHARACTERS.test(trimmed) || LONE_SURROGATE.test(trimmed)) {
+    return { error: `${label} contains invalid characters.` };
+  }
   return { value: trimmed };
 }
 
