@@ -10,12 +10,14 @@ import {
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
 
+const SYSTEM_ACTOR = { username: 'system', role: 'System' };
+
 export interface CaseHistoryEntry {
   position: string;
   version: number;
   type: string;
   data: unknown;
-  actor: { username: string; role: string } | null;
+  actor: { username: string; role: string };
   at: string;
 }
 
@@ -70,7 +72,8 @@ export class CasesQueries {
       version: event.version,
       type: event.type,
       data: event.data,
-      actor: event.metadata.actor,
+      // Seeded and imported history was written by the system itself, not by a user.
+      actor: event.metadata.actor ?? SYSTEM_ACTOR,
       at: event.recordedAt,
     }));
   }
@@ -84,9 +87,16 @@ export class CasesQueries {
          count(*) FILTER (WHERE NOT deleted AND status = $1)::int AS "pendingManagerApproval",
          count(*) FILTER (WHERE NOT deleted AND status = $2)::int AS "awaitingDoctorApproval",
          count(*) FILTER (WHERE ${active} AND delivery_date < $4::date)::int AS "overdue",
-         count(*) FILTER (WHERE NOT deleted AND status = $3 AND status_entered_at::date = $4::date)::int AS "completedToday"
+         count(*) FILTER (WHERE NOT deleted AND status = $3 AND status_entered_at >= $5 AND status_entered_at < $6)::int
+           AS "completedToday"
        FROM case_view`,
-      [STATUS_LABELS.PendingApproval, STATUS_LABELS.DoctorApproval, STATUS_LABELS.Completed, localDate(now)],
+      [
+        STATUS_LABELS.PendingApproval,
+        STATUS_LABELS.DoctorApproval,
+        STATUS_LABELS.Completed,
+        localDate(now),
+        ...localDayBounds(now),
+      ],
     );
     const perStatus: { status: string; n: number; average_hours: number; max_hours: number }[] =
       await this.dataSource.query(
@@ -106,6 +116,13 @@ export class CasesQueries {
     }
     return { ...figures, byStatus, timeInStage };
   }
+}
+
+/** Today in the server's time zone as instants, so PostgreSQL's own time zone setting plays no part. */
+function localDayBounds(now: Date): [string, string] {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const end = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  return [start.toISOString(), end.toISOString()];
 }
 
 /** Today's date in the server's time zone ("completed today", "overdue"). */
