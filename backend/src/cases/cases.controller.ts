@@ -24,7 +24,12 @@ import { AddNoteCommand } from './commands/add-note.command.js';
 import { AdvanceStageCommand } from './commands/advance-stage.command.js';
 import { ApproveCaseCommand } from './commands/approve-case.command.js';
 import { ApproveTreatmentPlanCommand } from './commands/approve-treatment-plan.command.js';
-import { CompleteAlignerStageCommand } from './commands/complete-aligner-stage.command.js';
+import {
+  CompleteAlignerStageCommand,
+  ReopenAlignerStageCommand,
+  ResetAlignerStageCommand,
+  StartAlignerStageCommand,
+} from './commands/aligner-stage.commands.js';
 import { CreateCaseCommand } from './commands/create-case.command.js';
 import { DeleteCaseCommand } from './commands/delete-case.command.js';
 import { EditCaseCommand } from './commands/edit-case.command.js';
@@ -32,13 +37,10 @@ import { GenerateCaseQrCommand } from './commands/generate-case-qr.command.js';
 import { HoldCaseCommand } from './commands/hold-case.command.js';
 import { ReassignStageCommand } from './commands/reassign-stage.command.js';
 import { RejectCaseCommand } from './commands/reject-case.command.js';
-import { ReopenAlignerStageCommand } from './commands/reopen-aligner-stage.command.js';
 import { RequestChangesCommand } from './commands/request-changes.command.js';
-import { ResetAlignerStageCommand } from './commands/reset-aligner-stage.command.js';
 import { ResumeCaseCommand } from './commands/resume-case.command.js';
 import { SaveSimulationLinksCommand } from './commands/save-simulation-links.command.js';
 import { ScanQrCommand } from './commands/scan-qr.command.js';
-import { StartAlignerStageCommand } from './commands/start-aligner-stage.command.js';
 import { UpdatePricingCommand } from './commands/update-pricing.command.js';
 
 function isVersion(value: unknown): value is number {

@@ -7,7 +7,12 @@ import { AddNoteHandler } from './commands/add-note.command.js';
 import { AdvanceStageHandler } from './commands/advance-stage.command.js';
 import { ApproveCaseHandler } from './commands/approve-case.command.js';
 import { ApproveTreatmentPlanHandler } from './commands/approve-treatment-plan.command.js';
-import { CompleteAlignerStageHandler } from './commands/complete-aligner-stage.command.js';
+import {
+  CompleteAlignerStageHandler,
+  ReopenAlignerStageHandler,
+  ResetAlignerStageHandler,
+  StartAlignerStageHandler,
+} from './commands/aligner-stage.commands.js';
 import { CreateCaseHandler } from './commands/create-case.command.js';
 import { DeleteCaseHandler } from './commands/delete-case.command.js';
 import { EditCaseHandler } from './commands/edit-case.command.js';
@@ -15,13 +20,10 @@ import { GenerateCaseQrHandler } from './commands/generate-case-qr.command.js';
 import { HoldCaseHandler } from './commands/hold-case.command.js';
 import { ReassignStageHandler } from './commands/reassign-stage.command.js';
 import { RejectCaseHandler } from './commands/reject-case.command.js';
-import { ReopenAlignerStageHandler } from './commands/reopen-aligner-stage.command.js';
 import { RequestChangesHandler } from './commands/request-changes.command.js';
-import { ResetAlignerStageHandler } from './commands/reset-aligner-stage.command.js';
 import { ResumeCaseHandler } from './commands/resume-case.command.js';
 import { SaveSimulationLinksHandler } from './commands/save-simulation-links.command.js';
 import { ScanQrHandler } from './commands/scan-qr.command.js';
-import { StartAlignerStageHandler } from './commands/start-aligner-stage.command.js';
 import { UpdatePricingHandler } from './commands/update-pricing.command.js';
 import { CaseViewProjection } from './projections/case-view.projection.js';
 

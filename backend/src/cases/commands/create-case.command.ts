@@ -45,7 +45,11 @@ export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Cas
           {
             ...command.options,
             beforeAppend: async (runner) => {
-              await runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [id, year, suffix]);
+              await runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', [
+                id,
+                year,
+                suffix,
+              ]);
               await claimUploads(runner, id, fileUrls(command.input.files), command.actor);
             },
           },
