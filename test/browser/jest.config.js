@@ -1,4 +1,5 @@
 /** Browser tests: the built app in Debian's Chromium against the real backend and database. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest reads this file as CommonJS
 const base = require('../../jest.config.js');
 
 module.exports = {

@@ -62,11 +62,13 @@ describe('Shell', () => {
     const dialog = screen.getByRole('dialog', { name: 'New Clear Aligner Case' });
     const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
     const close = within(dialog).getByRole('button', { name: 'Close' });
-    expect(document.activeElement).toBe(cancel);
+    const next = within(dialog).getByRole('button', { name: 'Next' });
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Patient Name'));
+    next.focus();
     fireEvent.keyDown(dialog, { key: 'Tab' });
     expect(document.activeElement).toBe(close);
     fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(cancel);
+    expect(document.activeElement).toBe(next);
     act(() => cancel.click());
     expect(document.activeElement).toBe(opener);
   });

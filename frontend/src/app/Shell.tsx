@@ -1,16 +1,18 @@
 import { useState } from 'react';
-import { can, sameUsername, type User } from '@alignerflow/domain';
+import { can, sameUsername, STATUS_LABELS, type Case, type User } from '@alignerflow/domain';
 import { useCache } from '../api/cache';
-import { CaseDetailPlaceholder } from '../features/cases/CaseDetailPlaceholder';
-import { PlaceholderDialog } from '../features/cases/PlaceholderDialog';
-import { CASE_SCREEN_TEXTS } from '../features/cases/texts';
+import { CaseDetail } from '../features/case-detail/CaseDetail';
+import { EditCaseDialog } from '../features/case-detail/EditCaseDialog';
 import { ManagerDashboard } from '../features/dashboard/ManagerDashboard';
 import { DoctorDashboard } from '../features/doctor/DoctorDashboard';
 import { OfflineBanner } from '../features/live/OfflineBanner';
+import { CaseQrDialog, StageQrSheet } from '../features/qr';
 import { useLiveSync } from '../features/live/useLiveSync';
 import { usePushSubscription } from '../features/pwa/usePushSubscription';
 import { ScanDialog } from '../features/scan/ScanDialog';
 import { SettingsDrawer } from '../features/settings/SettingsDrawer';
+import { AlignerStagingScreen } from '../features/staging/AlignerStagingScreen';
+import { NewCaseWizard } from '../features/wizard/NewCaseWizard';
 import type { SettingsSection } from '../features/settings/texts';
 import { Header } from './Header';
 import { MobileBottomNav } from './MobileBottomNav';
@@ -23,7 +25,12 @@ interface ShellProps {
   onSessionEnded: () => void;
 }
 
-type OpenDialog = { kind: 'new' } | { kind: 'edit'; caseId: string } | null;
+type OpenDialog =
+  | { kind: 'new' }
+  | { kind: 'edit'; caseId: string }
+  | { kind: 'caseQr'; case: Case }
+  | { kind: 'stageQrs'; case: Case }
+  | null;
 
 /** The signed-in app: header, the role's dashboard or the selected case, dialogs and the settings panel. */
 export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProps) {
@@ -37,6 +44,13 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   const [selectedCaseId, setSelectedCaseId] = useState<string | null>(null);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
+  // A Doctor viewing a Completed case with staging sees the aligner staging screen (spec section 2).
+  const showStaging = useCache((state) => {
+    const selected = selectedCaseId ? state.cases.find((item) => item.id === selectedCaseId) : undefined;
+    return (
+      user.role === 'Doctor' && selected?.status === STATUS_LABELS.Completed && selected.staging.length > 0
+    );
+  });
 
   useLiveSync(user, onSessionEnded);
   usePushSubscription(user.username);
@@ -62,8 +76,22 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
       />
       <OfflineBanner />
       <main id="main" className="shell__main" tabIndex={-1}>
-        {selectedCaseId ? (
-          <CaseDetailPlaceholder caseId={selectedCaseId} onBack={goHome} />
+        {selectedCaseId && showStaging ? (
+          <AlignerStagingScreen
+            caseId={selectedCaseId}
+            user={user}
+            onBack={goHome}
+            onScan={scanner.openScanner}
+          />
+        ) : selectedCaseId ? (
+          <CaseDetail
+            caseId={selectedCaseId}
+            user={user}
+            onBack={goHome}
+            onEdit={(caseId) => setDialog({ kind: 'edit', caseId })}
+            onShowCaseQr={(item) => setDialog({ kind: 'caseQr', case: item })}
+            onShowStageQrs={(item) => setDialog({ kind: 'stageQrs', case: item })}
+          />
         ) : user.role === 'Doctor' ? (
           <DoctorDashboard
             user={user}
@@ -89,15 +117,23 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onLogout={onLogout}
       />
 
-      {scanner.open ? <ScanDialog onClose={scanner.closeScanner} /> : null}
+      {scanner.open ? <ScanDialog onClose={scanner.closeScanner} onOpenCase={setSelectedCaseId} /> : null}
       {dialog?.kind === 'new' ? (
-        <PlaceholderDialog title={CASE_SCREEN_TEXTS.newCaseTitle} onClose={() => setDialog(null)} />
+        <NewCaseWizard
+          user={user}
+          onClose={() => setDialog(null)}
+          onCreated={(created) => {
+            setDialog(null);
+            setSelectedCaseId(created.id);
+          }}
+        />
       ) : null}
       {dialog?.kind === 'edit' ? (
-        <PlaceholderDialog
-          title={CASE_SCREEN_TEXTS.editTitle(dialog.caseId)}
-          onClose={() => setDialog(null)}
-        />
+        <EditCaseDialog caseId={dialog.caseId} user={user} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === 'caseQr' ? <CaseQrDialog case={dialog.case} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'stageQrs' ? (
+        <StageQrSheet case={dialog.case} onClose={() => setDialog(null)} />
       ) : null}
       {settings && can(user.role, 'manageUsers') ? (
         <SettingsDrawer role={user.role} initialSection={settings} onClose={() => setSettings(null)} />

@@ -33,11 +33,16 @@ export async function newPage(
   return { context, page };
 }
 
-/** Signs in through the real login form and waits for the shell. */
-export async function signIn(page: Page, baseUrl: string, username: string, password = 'demo'): Promise<void> {
+/** Signs in through the real login form and waits for the shell (its header line is in the DOM at every width). */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password = 'demo',
+): Promise<void> {
   await page.goto(baseUrl);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
-  await page.getByText('Logged in as:').first().waitFor();
+  await page.getByText('Logged in as:').first().waitFor({ state: 'attached' });
 }

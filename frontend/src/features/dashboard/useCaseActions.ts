@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Case } from '@alignerflow/domain';
 import { api } from '../../api/client';
 import { cache } from '../../api/cache';
+import { loadDashboard } from '../../api/queries';
 import { toast } from '../../components/toastStore';
 import { DASHBOARD_TEXTS } from './texts';
 
@@ -13,6 +14,8 @@ export function useCaseActions() {
     setBusyId(id);
     try {
       await action();
+      // The tiles follow our own change at once, not only when the live stream reports it.
+      void loadDashboard().catch((error) => console.warn('Dashboard refresh failed', error));
     } catch (error) {
       toast(DASHBOARD_TEXTS.actionFailed, error instanceof Error ? error.message : String(error), 'error');
     } finally {

@@ -1,6 +1,40 @@
-/** Texts of the QR scanner (spec section 2). */
+import { STAGING_TEXTS } from '@alignerflow/domain';
+
+/** Texts of the QR scanner (spec sections 2 and 8). */
 export const SCAN_TEXTS = {
   title: 'Scan Case QR Code',
   hint: 'Point your camera at the QR code on the case file.',
   close: 'Close',
+  startingCamera: 'Starting camera…',
+  cameraView: 'Camera view',
+  stageDetected: 'Stage scan detected — starting…',
+  lookingUp: 'Looking up the case…',
+
+  // Spec section 8, "Camera".
+  camera: {
+    notSupported: 'Camera access is not supported by this browser.',
+    denied:
+      'Camera access was denied. Please enable camera permissions in your browser settings and refresh the page.',
+    notFound: 'No camera found on this device. Please make sure a camera is connected.',
+    inUse: 'The camera is currently in use by another application or a hardware error occurred.',
+    generic: 'Could not access the camera. Please check permissions and try again.',
+  },
+
+  // Spec section 8, success message and scan notices.
+  stageStarted: 'Stage Started',
+  stageStartedText: (stage: number) =>
+    stage > 1
+      ? `${STAGING_TEXTS.stageStarted(stage)} ${STAGING_TEXTS.previousCompleted(stage - 1)}`
+      : STAGING_TEXTS.stageStarted(stage),
+  scanInvalid: 'Scan Invalid',
+  invalidQr: 'Invalid QR Code',
+  caseFound: 'Case Found',
+  caseFoundText: (caseId: string, patient: string) => `${caseId} — ${patient}`,
+
+  manualTitle: 'Enter the code instead',
+  manualLabel: 'QR code text or case ID',
+  manualSubmit: 'Look up',
 } as const;
+
+/** Spec section 9: a successful stage scan closes the scanner after 0.8 s. */
+export const STAGE_SCAN_CLOSE_MS = 800;

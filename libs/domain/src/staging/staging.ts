@@ -11,8 +11,9 @@ export const STAGING_TEXTS = {
   actionFor: { 'Not Started': 'Start Stage', 'In Progress': 'Mark as Completed', Completed: 'Re-open Stage' },
 } as const;
 
+/** Never negative: a clock a little behind the server's must not turn "just started" into −1 day. */
 function wholeDaysBetween(from: string, to: string | Date): number {
-  return Math.floor((new Date(to).getTime() - new Date(from).getTime()) / DAY_MS);
+  return Math.max(0, Math.floor((new Date(to).getTime() - new Date(from).getTime()) / DAY_MS));
 }
 
 export function totalPlannedDays(staging: StagingEntry[], wearDays: number): number {

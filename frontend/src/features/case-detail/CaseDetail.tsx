@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { Case, User } from '@alignerflow/domain';
+import { Icon } from '../../components/Icon';
+import { ApprovalPanel } from './ApprovalPanel';
+import { caseAbilities } from './availability';
+import { CaseFiles } from './CaseFiles';
+import { CaseHeader } from './CaseHeader';
+import { CaseTabs } from './CaseTabs';
+import { ExternalViewerDialog } from './ExternalViewerDialog';
+import { SimulationLinksPanel } from './SimulationLinksPanel';
+import { CASE_DETAIL_TEXTS as T } from './texts';
+import { TreatmentPlanPanel } from './TreatmentPlanPanel';
+import { useCaseCommand } from './useCaseCommand';
+import { useCaseRecord } from './useCaseRecord';
+import { WorkflowProgress } from './WorkflowProgress';
+
+export interface CaseDetailProps {
+  caseId: string;
+  user: User;
+  onBack: () => void;
+  /** Opens the Edit Case modal (Managers). */
+  onEdit: (caseId: string) => void;
+  /** Opens the 'Case QR Code' dialog (features/qr). */
+  onShowCaseQr: (item: Case) => void;
+  /** Opens the 'Aligner Stage QR Codes' sheet (features/qr). */
+  onShowStageQrs: (item: Case) => void;
+}
+
+/** The case detail screen of spec section 2, with the History tab beyond it. */
+export function CaseDetail({ caseId, user, onBack, onEdit, onShowCaseQr, onShowStageQrs }: CaseDetailProps) {
+  const record = useCaseRecord(caseId);
+  const commands = useCaseCommand(caseId);
+  const [externalUrl, setExternalUrl] = useState<string | null>(null);
+
+  const back = (
+    <button type="button" className="button button--ghost cd-back" onClick={onBack}>
+      <Icon name="back" />
+      {T.backToDashboard}
+    </button>
+  );
+
+  if (record.status !== 'ready') {
+    return (
+      <div className="page">
+        {back}
+        {record.status === 'loading' ? (
+          <p className="empty" role="status">
+            {T.loading}
+          </p>
+        ) : record.status === 'notFound' ? (
+          <p className="empty">{T.notFound}</p>
+        ) : (
+          <p className="form-error" role="alert">
+            {record.reason}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const item = record.item;
+  const abilities = caseAbilities(item, user);
+  return (
+    <div className="page cd-page">
+      {back}
+      <CaseHeader
+        item={item}
+        abilities={abilities}
+        commands={commands}
+        onEdit={() => onEdit(item.id)}
+        onShowCaseQr={() => onShowCaseQr(item)}
+        onShowStageQrs={() => onShowStageQrs(item)}
+      />
+      {item.onHold ? (
+        <div className="banner banner--warning cd-hold-banner" role="status">
+          <Icon name="pause" />
+          <span>{T.onHoldBanner}</span>
+        </div>
+      ) : null}
+      {abilities.approve ? <ApprovalPanel item={item} user={user} commands={commands} /> : null}
+      {abilities.reviewPlan ? (
+        <TreatmentPlanPanel item={item} user={user} commands={commands} onOpenExternal={setExternalUrl} />
+      ) : null}
+      <WorkflowProgress
+        item={item}
+        canReassign={abilities.reassignRole}
+        reassignEnabled={abilities.reassign}
+        commands={commands}
+      />
+      <div className="cd-layout">
+        <div className="cd-layout__main">
+          {abilities.saveSimulation ? (
+            <SimulationLinksPanel key={item.id} item={item} user={user} commands={commands} />
+          ) : null}
+          <CaseFiles item={item} canAnalyze={abilities.analyzePhoto} onOpenExternal={setExternalUrl} />
+        </div>
+        <div className="cd-layout__side">
+          <CaseTabs item={item} user={user} canEditPricing={abilities.editPricing} commands={commands} />
+        </div>
+      </div>
+      {externalUrl ? <ExternalViewerDialog url={externalUrl} onClose={() => setExternalUrl(null)} /> : null}
+    </div>
+  );
+}

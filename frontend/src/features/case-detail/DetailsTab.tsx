@@ -1,0 +1,84 @@
+import {
+  advanceAvailability,
+  CASE_STATUSES,
+  nextStatus,
+  stageOwners,
+  type Case,
+  type Role,
+  type User,
+} from '@alignerflow/domain';
+import { Icon } from '../../components/Icon';
+import { ActionError } from './ActionError';
+import { caseDetailApi } from './caseDetailApi';
+import { CASE_DETAIL_TEXTS as T } from './texts';
+import type { CaseCommandRunner } from './useCaseCommand';
+
+interface DetailsTabProps {
+  item: Case;
+  user: User;
+  commands: CaseCommandRunner;
+}
+
+/** Whether the role owns any stage at all (a Doctor owns none: they approve the treatment plan instead). */
+const ownsAStage = (role: Role) => CASE_STATUSES.some((status) => stageOwners(status).includes(role));
+
+/**
+ * 'Details & Actions': 'Complete Stage & Advance' — enabled, or disabled with the guidance text,
+ * exactly as the shared rules decide (not shown to doctors, who own no stage) — and the details.
+ */
+export function DetailsTab({ item, user, commands }: DetailsTabProps) {
+  const { enabled, message } = advanceAvailability(item, user);
+  const next = nextStatus(item.status);
+  const guidanceId = `advance-guidance-${item.id}`;
+  return (
+    <div className="cd-tab">
+      {ownsAStage(user.role) ? (
+        <div className="cd-advance">
+          <button
+            type="button"
+            className="button button--primary button--block"
+            disabled={!enabled || commands.busy === 'advance'}
+            aria-describedby={message ? guidanceId : undefined}
+            onClick={() => void commands.run('advance', () => caseDetailApi.advance(item, item.status))}
+          >
+            <Icon name="check" />
+            {T.completeAdvance}
+          </button>
+          {message ? (
+            <p id={guidanceId} className="cd-guidance">
+              {message}
+            </p>
+          ) : next ? (
+            <p className="hint">{T.advanceHint(item.status, next)}</p>
+          ) : null}
+          <ActionError message={commands.errors.advance} />
+        </div>
+      ) : null}
+      <h3 className="cd-tab__heading">{T.details}</h3>
+      <dl className="cd-details">
+        <div>
+          <dt>{T.caseId}</dt>
+          <dd className="mono">{item.id}</dd>
+        </div>
+        <div>
+          <dt>{T.doctor}</dt>
+          <dd>{item.doctorName}</dd>
+        </div>
+        <div>
+          <dt>{T.clinic}</dt>
+          <dd>{item.clinicName}</dd>
+        </div>
+        <div>
+          <dt>{T.assigned}</dt>
+          <dd>{item.assignedTechnicians.join(', ') || T.unassigned}</dd>
+        </div>
+        <div className="cd-details__wide">
+          <dt>{T.treatmentPlanNotes}</dt>
+          <dd className="cd-prewrap">
+            {item.treatmentPlanNotes?.trim() ? item.treatmentPlanNotes : T.noNotes}
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

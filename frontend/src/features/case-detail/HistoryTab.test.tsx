@@ -1,0 +1,157 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { manager } from '../../test/fixtures';
+import type { HistoryEntry } from './caseDetailApi';
+import { historyLines } from './historyText';
+import { caseAt, renderDetail } from './testSupport';
+
+let position = 0;
+const entry = (
+  type: string,
+  data: Record<string, unknown>,
+  username = 'admin',
+  role = 'Manager',
+): HistoryEntry => {
+  position += 1;
+  return {
+    position: String(position),
+    version: position,
+    type,
+    data,
+    actor: { username, role },
+    at: `2025-01-${String(position).padStart(2, '0')}T10:00:00.000Z`,
+  };
+};
+
+function trail(): HistoryEntry[] {
+  position = 0;
+  return [
+    entry(
+      'CaseCreated',
+      {
+        id: 'CA-2025-123',
+        patientName: 'Emma Thompson',
+        doctorName: 'Dr. Sarah Lee',
+        clinicName: 'Bright Smiles Dental',
+        priority: 'Normal',
+        deliveryDate: '2025-02-01',
+        treatmentPlanNotes: '',
+        files: [],
+        price: 1250,
+        upperSheets: 18,
+        lowerSheets: 16,
+        assignedDoctorUsername: 'dr.lee',
+        fee: { amount: 50, currency: 'USD' },
+      },
+      'dr.lee',
+      'Doctor',
+    ),
+    entry('CaseApproved', { doctorUsername: 'dr.lee' }),
+    entry(
+      'SimulationLinksSaved',
+      { simulationVideoUrl: 'https://example.com/v.mp4', simulationExternalLink: '' },
+      'designer',
+      'Designer',
+    ),
+    entry('StageAdvanced', { from: 'Digital Planning', to: 'Doctor Approval' }, 'designer', 'Designer'),
+    entry('ChangesRequested', { comment: 'Less movement on 11.' }, 'dr.lee', 'Doctor'),
+    entry('StageAdvanced', { from: 'Digital Planning', to: 'Doctor Approval' }, 'designer', 'Designer'),
+    entry('TreatmentPlanApproved', {}, 'dr.lee', 'Doctor'),
+    entry('StageAdvanced', { from: 'Model Printing', to: 'Thermoforming' }, 'tech', 'Technician'),
+    entry('CaseHeld', {}),
+    entry('CaseResumed', {}),
+    entry('CaseDetailsEdited', { changes: { priority: 'High', patientName: 'Emma J. Thompson' } }),
+    entry('PricingUpdated', { price: 1300, upperSheets: 18, lowerSheets: null }, 'rep', 'Representative'),
+    entry(
+      'StageAssigneeChanged',
+      { stage: 'Thermoforming', assignee: 'tech', viaQr: true },
+      'tech',
+      'Technician',
+    ),
+    entry('StageAssigneeChanged', { stage: 'Thermoforming', assignee: 'Tech Team', viaQr: false }),
+    entry('NoteAdded', { text: 'Rush order.' }),
+    entry('SomethingNew', {}),
+  ];
+}
+
+describe('history sentences', () => {
+  it('reads every event as a sentence, with what changed', () => {
+    const lines = historyLines(trail());
+    expect(lines.map((line) => line.sentence)).toEqual([
+      'dr.lee created the case and paid the $50.00 case fee',
+      'admin approved the case and assigned it to dr.lee',
+      'designer saved the simulation links',
+      'designer advanced Digital Planning → Doctor Approval',
+      'dr.lee requested changes to the treatment plan',
+      'designer advanced Digital Planning → Doctor Approval',
+      'dr.lee approved the treatment plan',
+      'tech advanced Model Printing → Thermoforming',
+      'admin put the case on hold',
+      'admin resumed the case',
+      'admin edited the case details',
+      'rep updated the pricing',
+      'tech took Thermoforming by generating the case QR code',
+      'admin assigned Thermoforming to Tech Team',
+      'admin added a note',
+      'admin: SomethingNew',
+    ]);
+    const details = (index: number) => lines[index].details.map((d) => `${d.label}: ${d.value}`);
+    expect(details(2)).toEqual(['Simulation Video URL: (empty) → https://example.com/v.mp4']);
+    expect(details(4)).toEqual(['Comment: Less movement on 11.']);
+    expect(details(10)).toEqual([
+      'Priority: Normal → High',
+      'Patient Name: Emma Thompson → Emma J. Thompson',
+    ]);
+    expect(details(11)).toEqual(['Case Price: $1250.00 → $1300.00', 'Lower Sheets: 16 → N/A']);
+    expect(details(14)).toEqual(['Note: Rush order.']);
+    expect(lines[7].who).toBe('tech (Technician)');
+  });
+
+  it('without the earlier events an edit shows the new values', () => {
+    position = 0;
+    const [line] = historyLines([entry('CaseDetailsEdited', { changes: { clinicName: 'New Clinic' } })]);
+    expect(line.details).toEqual([{ label: 'Clinic Name', value: 'New Clinic' }]);
+  });
+});
+
+describe('History tab', () => {
+  it('loads the audit trail, newest first, and toggles to oldest first', async () => {
+    const { server } = renderDetail(manager, caseAt('Thermoforming'), {
+      routes: { 'GET /cases/CA-2025-123/history': { body: trail() } },
+    });
+    fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+    const list = await screen.findByRole('list', { name: 'Case History' });
+    const sentences = () =>
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('.cd-history__sentence')?.textContent);
+    expect(sentences()[0]).toBe('admin: SomethingNew');
+    expect(sentences()).toContain('tech advanced Model Printing → Thermoforming');
+    expect(sentences()).toContain('admin put the case on hold');
+    expect(screen.getByRole('button', { name: 'Newest first' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Oldest first' }));
+    expect(sentences()[0]).toBe('dr.lee created the case and paid the $50.00 case fee');
+    const first = within(list).getAllByRole('listitem')[0];
+    expect(within(first).getByText(/dr\.lee \(Doctor\)/)).toBeTruthy();
+    expect(first.querySelector('time')?.getAttribute('dateTime')).toBe('2025-01-01T10:00:00.000Z');
+    expect(server.calls('GET', '/cases/CA-2025-123/history')).toHaveLength(1);
+  });
+
+  it('shows a failure with Retry', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    renderDetail(manager, caseAt('Thermoforming'), {
+      routes: {
+        'GET /cases/CA-2025-123/history': () =>
+          fail ? { status: 503, body: { error: 'Database unavailable' } } : { body: trail() },
+      },
+    });
+    fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Could not load the history.')).toBeTruthy();
+    expect(within(alert).getByText('Database unavailable')).toBeTruthy();
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('list', { name: 'Case History' })).toBeTruthy();
+  });
+});

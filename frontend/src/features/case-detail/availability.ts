@@ -1,0 +1,57 @@
+import {
+  can,
+  CASE_STATUSES,
+  decide,
+  STATUS_LABELS,
+  UNASSIGNED,
+  type Actor,
+  type Case,
+  type CaseCommand,
+} from '@alignerflow/domain';
+
+/** Whether the domain's decider would accept the command now (same rules as the server). */
+function allowed(item: Case, actor: Actor, command: CaseCommand): boolean {
+  return decide(item, command, actor, new Date().toISOString()).ok;
+}
+
+/**
+ * What the viewer may do with the case, asked of the shared rules (`decide`, `can`). The UI
+ * never restates a rule: each panel or button is shown when the decider would accept its command.
+ */
+export function caseAbilities(item: Case, actor: Actor) {
+  return {
+    /** 'QR Code': users allowed to act on the case, once it is past Pending Approval. */
+    showQr: allowed(item, actor, { type: 'GenerateCaseQr' }),
+    /** 'Stage QRs': a Completed case with aligner staging. */
+    showStageQrs: item.status === STATUS_LABELS.Completed && item.staging.length > 0,
+    edit: can(actor.role, 'editCase'),
+    hold: can(actor.role, 'holdCase'),
+    /** New Case Approval panel: Pending Approval, not held, Manager. */
+    approve: allowed(item, actor, {
+      type: 'ApproveCase',
+      doctorUsername: 'doctor',
+      doctor: { username: 'doctor', role: 'Doctor' },
+    }),
+    reject: allowed(item, actor, { type: 'RejectCase', reason: 'reason' }),
+    /** Treatment Plan Approval panel: Doctor Approval, not held, the assigned doctor. */
+    reviewPlan: allowed(item, actor, { type: 'ApproveTreatmentPlan' }),
+    /** 'Prepare for Doctor Approval': Designer or Manager at Digital Planning, not held. */
+    saveSimulation: allowed(item, actor, {
+      type: 'SaveSimulationLinks',
+      simulationVideoUrl: '',
+      simulationExternalLink: '',
+    }),
+    /** Managers reassign stage owners, never while the case is held. */
+    reassignRole: can(actor.role, 'reassignStage'),
+    reassign: allowed(item, actor, {
+      type: 'ReassignStage',
+      stage: item.alignerWorkflow[0]?.name ?? CASE_STATUSES[0],
+      assignee: UNASSIGNED,
+      assigneeIsLabUser: true,
+    }),
+    editPricing: can(actor.role, 'editPricing'),
+    analyzePhoto: can(actor.role, 'analyzePhoto'),
+  };
+}
+
+export type CaseAbilities = ReturnType<typeof caseAbilities>;

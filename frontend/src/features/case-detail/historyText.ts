@@ -1,0 +1,146 @@
+import { evolve, formatPrice, type Case, type CaseEvent } from '@alignerflow/domain';
+import { formatDate } from '../../components/format';
+import type { HistoryEntry } from './caseDetailApi';
+import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
+
+export interface HistoryDetail {
+  label: string;
+  value: string;
+}
+
+export interface HistoryLine {
+  key: string;
+  sentence: string;
+  who: string;
+  at: string;
+  details: HistoryDetail[];
+}
+
+type Data = Record<string, unknown>;
+
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value == null ? '' : String(value);
+
+/** How a field's value reads in the history. */
+function show(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') {
+    return field === 'price' || field.endsWith('Sheets') || field === 'deliveryDate'
+      ? CASE_DETAIL_TEXTS.notAvailable
+      : H.empty;
+  }
+  if (field === 'price') return typeof value === 'number' ? formatPrice(value) : text(value);
+  if (field === 'deliveryDate') return formatDate(text(value));
+  return text(value);
+}
+
+/** The changed fields of an edit, with the value before when the earlier events tell it. */
+function changes(fields: Data, before: Case | null): HistoryDetail[] {
+  return Object.entries(fields)
+    .filter(([field]) => field in FIELD_LABELS)
+    .filter(([field, value]) => !before || (before as unknown as Data)[field] !== value)
+    .map(([field, value]) => ({
+      label: FIELD_LABELS[field],
+      value: before
+        ? H.changed(show(field, (before as unknown as Data)[field]), show(field, value))
+        : show(field, value),
+    }));
+}
+
+function describe(entry: HistoryEntry, before: Case | null): { sentence: string; details: HistoryDetail[] } {
+  const who = entry.actor?.username ?? CASE_DETAIL_TEXTS.system;
+  const data: Data = entry.data ?? {};
+  switch (entry.type) {
+    case 'CaseCreated': {
+      const fee = data.fee as { amount?: number } | null | undefined;
+      const details = ['patientName', 'doctorName', 'clinicName', 'priority', 'deliveryDate', 'price']
+        .filter((field) => data[field] !== undefined && data[field] !== null && data[field] !== '')
+        .map((field) => ({ label: FIELD_LABELS[field], value: show(field, data[field]) }));
+      return {
+        sentence:
+          fee && typeof fee.amount === 'number'
+            ? H.CaseCreatedWithFee(who, formatPrice(fee.amount))
+            : H.CaseCreated(who),
+        details,
+      };
+    }
+    case 'CaseApproved':
+      return { sentence: H.CaseApproved(who, text(data.doctorUsername)), details: [] };
+    case 'CaseRejected':
+      return { sentence: H.CaseRejected(who), details: [{ label: H.reason, value: text(data.reason) }] };
+    case 'StageAdvanced':
+      return { sentence: H.StageAdvanced(who, text(data.from), text(data.to)), details: [] };
+    case 'TreatmentPlanApproved':
+      return { sentence: H.TreatmentPlanApproved(who), details: [] };
+    case 'ChangesRequested':
+      return {
+        sentence: H.ChangesRequested(who),
+        details: [{ label: H.comment, value: text(data.comment) }],
+      };
+    case 'CaseHeld':
+      return { sentence: H.CaseHeld(who), details: [] };
+    case 'CaseResumed':
+      return { sentence: H.CaseResumed(who), details: [] };
+    case 'CaseDetailsEdited':
+      return { sentence: H.CaseDetailsEdited(who), details: changes((data.changes as Data) ?? {}, before) };
+    case 'PricingUpdated':
+      return { sentence: H.PricingUpdated(who), details: changes(data, before) };
+    case 'SimulationLinksSaved':
+      return { sentence: H.SimulationLinksSaved(who), details: changes(data, before) };
+    case 'StageAssigneeChanged':
+      return {
+        sentence: data.viaQr
+          ? H.StageTakenViaQr(who, text(data.stage))
+          : H.StageAssigneeChanged(who, text(data.stage), text(data.assignee)),
+        details: [],
+      };
+    case 'QrAssignmentKept':
+      return { sentence: H.QrAssignmentKept(who, text(data.stage), text(data.owner)), details: [] };
+    case 'NoteAdded':
+      return { sentence: H.NoteAdded(who), details: [{ label: H.note, value: text(data.text) }] };
+    case 'AlignerStageChanged': {
+      const stage = Number(data.stageNumber);
+      const status = text(data.status);
+      return {
+        sentence: data.viaScan
+          ? H.AlignerStageScanned(who, stage, status)
+          : H.AlignerStageChanged(who, stage, status),
+        details: [],
+      };
+    }
+    case 'CaseDeleted':
+      return { sentence: H.CaseDeleted(who), details: [] };
+    case 'CaseImported':
+      return { sentence: H.CaseImported(who), details: [] };
+    default:
+      return { sentence: H.unknown(who, entry.type), details: [] };
+  }
+}
+
+/**
+ * The audit trail as sentences, oldest first. The case is folded event by event with the
+ * domain's `evolve`, so an edit can say what a field was before it changed.
+ */
+export function historyLines(entries: HistoryEntry[]): HistoryLine[] {
+  let state: Case | null = null;
+  return entries.map((entry) => {
+    const { sentence, details } = describe(entry, state);
+    try {
+      const event = {
+        type: entry.type,
+        data: entry.data ?? {},
+        actor: entry.actor ?? { username: CASE_DETAIL_TEXTS.system, role: 'Manager' },
+        at: entry.at,
+      } as unknown as CaseEvent;
+      state = evolve(state, event);
+    } catch {
+      state = null; // an event this client does not know: later edits show new values only
+    }
+    return {
+      key: `${entry.position}-${entry.version}`,
+      sentence,
+      who: entry.actor ? H.by(entry.actor.username, entry.actor.role) : CASE_DETAIL_TEXTS.system,
+      at: entry.at,
+      details,
+    };
+  });
+}

@@ -1,0 +1,128 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { BUILT_SPA } from '../../support/test-app';
+import { newPage, signIn } from './browser';
+
+/** The seed's figures (spec section 3 sample cases, backend/src/seed/sample-data.ts). */
+export const SEED = {
+  tiles: {
+    'Total Active Cases': '4',
+    'Pending Manager Approval': '1',
+    'Awaiting Doctor Approval': '1',
+    'Overdue Cases': '1',
+  },
+  patients: {
+    'CA-2024-001': 'Emma Thompson',
+    'CA-2024-002': 'James Carter',
+    'CA-2024-003': 'Olivia Martinez',
+    'CA-2024-004': 'Liam Nguyen',
+    'CA-2024-077': 'Sophia Brown',
+  },
+} as const;
+
+export const SESSION_COOKIE = 'af_session';
+
+/**
+ * A private copy of the built app (frontend/dist), so a rebuild while the suite runs cannot swap
+ * the page's assets under it. Fails early with the fix when the app was not built.
+ */
+export function snapshotBuiltSpa(): { dir: string; remove: () => void } {
+  for (const file of ['index.html', 'sw.js'])
+    if (!existsSync(join(BUILT_SPA, file)))
+      throw new Error(`No built app in ${BUILT_SPA}: run \`npm run build -w frontend\` first.`);
+  const dir = mkdtempSync(join(tmpdir(), 'af-spa-'));
+  cpSync(BUILT_SPA, dir, { recursive: true });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Retries an assertion until it passes (the UI settles asynchronously), then rethrows its last failure. */
+export async function eventually(assertion: () => unknown, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(50);
+    }
+  }
+}
+
+/** Contexts opened by a test file, closed together in afterAll. */
+export class Sessions {
+  private readonly contexts: BrowserContext[] = [];
+
+  constructor(
+    private readonly browser: () => Browser,
+    private readonly baseUrl: () => string,
+  ) {}
+
+  async open(options: { width?: number; height?: number; isMobile?: boolean } = {}) {
+    const opened = await newPage(this.browser(), options);
+    this.contexts.push(opened.context);
+    return opened;
+  }
+
+  /** A new context signed in as `username` through the login form. */
+  async signedIn(
+    username: string,
+    options: { width?: number; height?: number; isMobile?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await this.open(options);
+    await signIn(opened.page, this.baseUrl(), username);
+    return opened;
+  }
+
+  track(context: BrowserContext): BrowserContext {
+    this.contexts.push(context);
+    return context;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.contexts.splice(0).map((context) => context.close().catch(() => undefined)));
+  }
+}
+
+/** Accepts (or dismisses) the next window.confirm and hands back its message. */
+export function answerNextDialog(page: Page, accept = true): Promise<string> {
+  return new Promise((resolve) => {
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void (accept ? dialog.accept() : dialog.dismiss());
+    });
+  });
+}
+
+/** Text of the four summary tiles, by title. */
+export async function tileValues(page: Page): Promise<Record<string, string>> {
+  return page
+    .locator('.tile')
+    .evaluateAll((tiles) =>
+      Object.fromEntries(
+        tiles.map((tile) => [
+          tile.querySelector('.tile__title')?.textContent ?? '',
+          tile.querySelector('.tile__value')?.textContent ?? '',
+        ]),
+      ),
+    );
+}
+
+/** The All Cases table (desktop). */
+export function caseTable(page: Page) {
+  return page.locator('table[aria-labelledby="all-cases"]');
+}
+
+/** Case ids of the All Cases table rows, top to bottom. */
+export function tableCaseIds(page: Page): Promise<string[]> {
+  return caseTable(page).locator('tbody tr td:first-child').allTextContents();
+}
+
+/** A toast with this title (the Toaster is a polite live region). */
+export function toast(page: Page, title: string) {
+  return page.locator('.toast').filter({ has: page.locator('.toast__title', { hasText: title }) });
+}
