@@ -12,6 +12,7 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
+import { LiveModule } from './live/live.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
@@ -38,6 +39,7 @@ export class AppModule {
         AuthModule,
         CasesModule,
         HealthModule,
+        LiveModule,
         FilesModule,
         AiModule,
       ],

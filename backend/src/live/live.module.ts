@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { CasesModule } from '../cases/cases.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { LiveController } from './live.controller.js';
+import { LiveLog } from './live-log.js';
+import { LIVE_OPTIONS, liveOptionsFromEnv } from './live-options.js';
+import { LiveStreamService } from './live-stream.service.js';
+import { LogTailer } from './log-tailer.service.js';
+
+/** GET /api/events: the live stream, fed from the event log (see README.md). */
+@Module({
+  imports: [CasesModule, UsersModule],
+  controllers: [LiveController],
+  providers: [
+    { provide: LIVE_OPTIONS, useFactory: () => liveOptionsFromEnv() },
+    LiveLog,
+    LogTailer,
+    LiveStreamService,
+  ],
+  exports: [LogTailer, LiveStreamService],
+})
+export class LiveModule {}

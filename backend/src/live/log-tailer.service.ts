@@ -1,0 +1,253 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { Client, type ClientConfig } from 'pg';
+import { DataSource } from 'typeorm';
+import { EVENTS_COMMITTED } from '../cases/case-command.service.js';
+import type { Checkpoint } from '../event-store/event-store.js';
+import { LiveLog, type LiveMessage, type LogSegment } from './live-log.js';
+import { LIVE_OPTIONS, type LiveOptions } from './live-options.js';
+
+export const NOTIFY_CHANNEL = 'events_appended';
+export const LISTEN_APPLICATION_NAME = 'alignerflow-live-listener';
+
+/** Who the tailer feeds: the stream hub, or a test. */
+export interface TailConsumer {
+  /** Whether anyone wants messages; when nobody does, batches are skipped unbuilt. */
+  active(): boolean;
+  /**
+   * Called synchronously with the tailer's position moving to `checkpoint`. `build` numbers the
+   * read of the read models behind the messages (see `buildsStarted`).
+   */
+  deliver(messages: LiveMessage[], checkpoint: Checkpoint, build: number): void;
+}
+
+const MAX_RECONNECT_DELAY_MS = 10_000;
+const FIRST_RETRY_MS = 20;
+
+/**
+ * The one reader of the event log in this process. It starts at the log's end (history is only
+ * read for a client that asks for it with Last-Event-ID), follows the log in commit-safe order,
+ * and is woken by PostgreSQL NOTIFY from any instance's insert, by this process's own commits,
+ * and by a slow poll, so a lost notification only delays.
+ */
+@Injectable()
+export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('LiveTailer');
+  private readonly consumers = new Set<TailConsumer>();
+  private checkpoint: Checkpoint | null = null;
+  private builds = 0;
+  private started = false;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private wakeAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private listener: Client | undefined;
+  private listenerBackendPid: number | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs = 250;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = FIRST_RETRY_MS;
+  private lastErrorLog = 0;
+  private readonly onCommitted = () => this.wake();
+
+  constructor(
+    private readonly log: LiveLog,
+    private readonly dataSource: DataSource,
+    private readonly emitter: EventEmitter2,
+    @Inject(LIVE_OPTIONS) private readonly options: LiveOptions,
+  ) {}
+
+  /** Where the tailer stands: every message up to here has been delivered. */
+  get position(): Checkpoint | null {
+    return this.checkpoint;
+  }
+
+  /**
+   * How many batches have started loading their read-model state: a delivery numbered higher
+   * than this count read that state later than now.
+   */
+  get buildsStarted(): number {
+    return this.builds;
+  }
+
+  /**
+   * The server process id of the LISTEN connection while it is up (else only the poll and this
+   * process's commits wake the tailer).
+   */
+  get listenerPid(): number | undefined {
+    return this.listener ? this.listenerBackendPid : undefined;
+  }
+
+  subscribe(consumer: TailConsumer): () => void {
+    this.consumers.add(consumer);
+    return () => this.consumers.delete(consumer);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.checkpoint = await this.log.end();
+    this.started = true;
+    this.emitter.on(EVENTS_COMMITTED, this.onCommitted);
+    this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
+    this.pollTimer.unref();
+    await this.connectListener();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    this.emitter.off(EVENTS_COMMITTED, this.onCommitted);
+    clearInterval(this.pollTimer);
+    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.retryTimer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.running;
+  }
+
+  /** Reads what is new; calls made while a read runs fold into one more read after it. */
+  wake(): void {
+    if (!this.started || this.stopped) return;
+    if (this.running) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.wakeAgain) {
+        this.wakeAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        this.wakeAgain = false;
+        const segment = await this.log.read(this.checkpoint, this.options.batchSize);
+        if (this.stopped) return;
+        if (segment.events.length) {
+          this.retryDelayMs = FIRST_RETRY_MS;
+          await this.advance(segment);
+        }
+        if (this.stopped) return;
+        if (!segment.more) return await this.retryIfHeldBack();
+      }
+    } catch (error) {
+      // The database may be down: the next poll tries again. Say so at most every 30 s.
+      if (Date.now() - this.lastErrorLog > 30_000) {
+        this.lastErrorLog = Date.now();
+        this.logger.warn(`Reading the event log failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /**
+   * A notification comes at commit, but the event is only safe to read once every older
+   * transaction on the server has ended, usually a few milliseconds later: look again soon,
+   * backing off towards the poll interval, rather than wait for the next poll.
+   */
+  private async retryIfHeldBack(): Promise<void> {
+    if (!(await this.log.hasUnread(this.checkpoint))) {
+      this.retryDelayMs = FIRST_RETRY_MS;
+      return;
+    }
+    if (this.retryTimer || this.stopped) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.wake();
+    }, this.retryDelayMs);
+    this.retryTimer.unref();
+    this.retryDelayMs = Math.min(this.retryDelayMs * 2, this.options.pollMs);
+  }
+
+  private async advance(segment: LogSegment): Promise<void> {
+    const consumers = [...this.consumers];
+    if (!consumers.some((consumer) => consumer.active())) {
+      // Checked and moved in one synchronous step: a client registering later starts after it.
+      this.checkpoint = segment.end;
+      return;
+    }
+    const build = ++this.builds;
+    const messages = await this.log.build(segment);
+    if (this.stopped) return;
+    this.checkpoint = segment.end;
+    for (const consumer of this.consumers) consumer.deliver(messages, segment.end!, build);
+  }
+
+  private async connectListener(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({
+      ...connectionConfig(this.dataSource),
+      application_name: LISTEN_APPLICATION_NAME,
+    });
+    let failed = false;
+    const lost = (reason: string) => {
+      if (failed) return;
+      failed = true;
+      if (this.listener === client) this.listener = undefined;
+      client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn(`LISTEN connection lost (${reason}); reconnecting in ${this.reconnectDelayMs} ms`);
+      this.scheduleReconnect();
+    };
+    client.on('error', (error) => lost(error.message));
+    client.on('end', () => lost('ended'));
+    client.on('notification', () => this.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      this.listenerBackendPid = rows[0].pid;
+    } catch (error) {
+      lost((error as Error).message);
+      return;
+    }
+    if (failed) return;
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    this.reconnectDelayMs = 250;
+    // Whatever was appended while nobody listened.
+    this.wake();
+  }
+
+  private scheduleReconnect(): void {
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.connectListener(), this.reconnectDelayMs);
+    this.reconnectTimer.unref();
+    this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, MAX_RECONNECT_DELAY_MS);
+  }
+}
+
+/** The same server and credentials as the application's own pool. */
+function connectionConfig(dataSource: DataSource): ClientConfig {
+  const options = dataSource.options as {
+    url?: string;
+    host?: string;
+    port?: number;
+    username?: string;
+    password?: unknown;
+    database?: string;
+    ssl?: unknown;
+  };
+  return {
+    connectionString: options.url,
+    host: options.host,
+    port: options.port,
+    user: options.username,
+    password: typeof options.password === 'string' ? options.password : undefined,
+    database: options.database,
+    ssl: options.ssl as ClientConfig['ssl'],
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  };
+}
