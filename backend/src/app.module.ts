@@ -13,6 +13,7 @@ import { EventStoreModule } from './event-store/event-store.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LiveModule } from './live/live.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
@@ -40,6 +41,7 @@ export class AppModule {
         CasesModule,
         HealthModule,
         LiveModule,
+        NotificationsModule,
         FilesModule,
         AiModule,
       ],

@@ -2,10 +2,12 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
+import { runWorkerProcess } from './notifications/worker-main.js';
 
 async function bootstrap(): Promise<void> {
   const logger = new Logger('AlignerFlow');
   const config = loadConfig();
+  if (config.processRole === 'worker') return runWorkerProcess(config);
   const database = await resolveDatabaseUrl(process.env, (message) => logger.log(message));
   const app = await createApp({ config, databaseUrl: database.url });
   await app.listen(config.port, process.env.HOST ?? '0.0.0.0');

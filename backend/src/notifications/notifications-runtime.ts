@@ -1,0 +1,45 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { NotificationDispatcher } from './notification-dispatcher.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
+import { NOTIFICATION_QUEUE, type NotificationQueue } from './queue/notification-queue.js';
+import { NotificationWorker } from './workers/notification.worker.js';
+
+/**
+ * Starts what this process's role runs: the dispatcher everywhere (the advisory lock lets one
+ * process at a time advance it), the workers in `worker` and `all`; stops them before the database
+ * connections close.
+ */
+@Injectable()
+export class NotificationsRuntime implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Notifications');
+
+  constructor(
+    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    @Inject(NOTIFICATION_QUEUE) private readonly queue: NotificationQueue,
+    private readonly dispatcher: NotificationDispatcher,
+    private readonly worker: NotificationWorker,
+  ) {}
+
+  get runsWorkers(): boolean {
+    return this.config.processRole !== 'api';
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.runsWorkers) this.queue.process(this.worker.handle, { concurrency: this.config.concurrency });
+    this.dispatcher.start();
+    this.logger.log(
+      `Notifications: ${this.queue.driver} queue; ${this.runsWorkers ? `workers (concurrency ${this.config.concurrency}) and ` : ''}dispatcher.`,
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.dispatcher.stop();
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import webpush from 'web-push';
+import { ConfigError, loadConfig } from '../config/config';
+import { loadNotificationsConfig } from './notifications.config';
+
+describe('notifications configuration', () => {
+  const app = loadConfig({ BASE_PATH: '/portal/' });
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'af-config-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const fails = (env: NodeJS.ProcessEnv, text: string) => {
+    expect(() => loadNotificationsConfig(app, env)).toThrow(ConfigError);
+    expect(() => loadNotificationsConfig(app, env)).toThrow(text);
+  };
+
+  it('defaults: generated VAPID keys, no FCM, BullMQ prefix "bull", 10 jobs at once, 1 s first retry', () => {
+    expect(loadNotificationsConfig(app, {})).toMatchObject({
+      basePath: '/portal/',
+      vapidKeys: null,
+      vapidSubject: 'mailto:admin@example.com',
+      fcm: null,
+      queuePrefix: 'bull',
+      concurrency: 10,
+      backoffMs: 1000,
+    });
+  });
+
+  it('takes VAPID keys from the environment, both or neither, well-formed', () => {
+    const keys = webpush.generateVAPIDKeys();
+    expect(
+      loadNotificationsConfig(app, {
+        VAPID_PUBLIC_KEY: keys.publicKey,
+        VAPID_PRIVATE_KEY: keys.privateKey,
+        VAPID_SUBJECT: 'https://lab.example',
+      }),
+    ).toMatchObject({ vapidKeys: keys, vapidSubject: 'https://lab.example' });
+    fails({ VAPID_PUBLIC_KEY: keys.publicKey }, 'VAPID_PRIVATE_KEY is required');
+    fails({ VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_PUBLIC_KEY is required');
+    fails({ VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_PUBLIC_KEY must be');
+    fails(
+      { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.publicKey },
+      'VAPID_PRIVATE_KEY must be',
+    );
+    fails({ VAPID_SUBJECT: 'lab@example.com' }, 'VAPID_SUBJECT must be a mailto: or https: URL');
+  });
+
+  it('reads the FCM service account at start and names the variable when it is wrong', () => {
+    const file = join(dir, 'sa.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        project_id: 'lab-123',
+        client_email: 'push@lab-123.iam.gserviceaccount.com',
+        private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n',
+        token_uri: 'https://oauth2.example/token',
+      }),
+    );
+    expect(loadNotificationsConfig(app, { FCM_CREDENTIALS_FILE: file }).fcm).toEqual({
+      projectId: 'lab-123',
+      endpoint: 'https://fcm.googleapis.com',
+      serviceAccount: {
+        clientEmail: 'push@lab-123.iam.gserviceaccount.com',
+        privateKey: expect.stringContaining('PRIVATE KEY'),
+        tokenUri: 'https://oauth2.example/token',
+      },
+    });
+    expect(
+      loadNotificationsConfig(app, {
+        FCM_CREDENTIALS_FILE: file,
+        FCM_PROJECT_ID: 'other',
+        FCM_ENDPOINT: 'http://127.0.0.1:9/',
+      }).fcm,
+    ).toMatchObject({ projectId: 'other', endpoint: 'http://127.0.0.1:9' });
+    fails({ FCM_PROJECT_ID: 'lab-123' }, 'FCM_CREDENTIALS_FILE is required');
+    fails({ FCM_CREDENTIALS_FILE: join(dir, 'missing.json') }, 'FCM_CREDENTIALS_FILE must name a readable');
+    writeFileSync(join(dir, 'bad.json'), '{"client_email": "x"}');
+    fails(
+      { FCM_CREDENTIALS_FILE: join(dir, 'bad.json') },
+      'FCM_CREDENTIALS_FILE must be a service-account key',
+    );
+    fails({ FCM_CREDENTIALS_FILE: file, FCM_ENDPOINT: 'fcm.local' }, 'FCM_ENDPOINT must be an http(s) URL');
+  });
+
+  it('checks the tuning variables', () => {
+    expect(loadNotificationsConfig(app, { NOTIFICATIONS_CONCURRENCY: '32' }).concurrency).toBe(32);
+    fails({ NOTIFICATIONS_CONCURRENCY: '0' }, 'NOTIFICATIONS_CONCURRENCY must be a positive integer');
+    fails({ NOTIFICATIONS_BACKOFF_MS: 'soon' }, 'NOTIFICATIONS_BACKOFF_MS must be a positive integer');
+  });
+});

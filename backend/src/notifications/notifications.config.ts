@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { ConfigError, type AppConfig } from '../config/config.js';
+
+export interface FcmServiceAccount {
+  clientEmail: string;
+  privateKey: string;
+  tokenUri: string;
+}
+
+export interface FcmConfig {
+  projectId: string;
+  /** Without a trailing slash, e.g. https://fcm.googleapis.com */
+  endpoint: string;
+  serviceAccount: FcmServiceAccount;
+}
+
+export interface NotificationsConfig {
+  basePath: string;
+  dataDir: string;
+  redisUrl: string | undefined;
+  processRole: AppConfig['processRole'];
+  /** From VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY; null: generated once and kept in DATA_DIR. */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  vapidSubject: string;
+  /** null: FCM is not configured (its send endpoint answers 503). */
+  fcm: FcmConfig | null;
+  /** BullMQ key prefix (NOTIFICATIONS_QUEUE_PREFIX), so deployments or tests can share a Redis. */
+  queuePrefix: string;
+  /** Jobs one worker process runs at once (NOTIFICATIONS_CONCURRENCY). */
+  concurrency: number;
+  /** First retry delay; each next one doubles (NOTIFICATIONS_BACKOFF_MS). */
+  backoffMs: number;
+  /** How long a crashed worker's job stays locked before another worker takes it (NOTIFICATIONS_LOCK_MS). */
+  lockMs: number;
+}
+
+export const NOTIFICATIONS_CONFIG = Symbol('NOTIFICATIONS_CONFIG');
+
+export const MAX_ATTEMPTS = 5;
+const DEFAULT_SUBJECT = 'mailto:admin@example.com';
+const FCM_DEFAULT_ENDPOINT = 'https://fcm.googleapis.com';
+
+/** Read once at start, like the app's config: a wrong value stops the boot naming its variable. */
+export function loadNotificationsConfig(
+  app: AppConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): NotificationsConfig {
+  const fail = (name: string, why: string): never => {
+    throw new ConfigError(`Invalid configuration: ${name} ${why}`);
+  };
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim() || undefined;
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim() || undefined;
+  if (publicKey && !privateKey) fail('VAPID_PRIVATE_KEY', 'is required when VAPID_PUBLIC_KEY is set');
+  if (privateKey && !publicKey) fail('VAPID_PUBLIC_KEY', 'is required when VAPID_PRIVATE_KEY is set');
+  if (publicKey && base64UrlBytes(publicKey) !== 65)
+    fail('VAPID_PUBLIC_KEY', 'must be a URL-safe base64 P-256 public key (65 bytes)');
+  if (privateKey && base64UrlBytes(privateKey) !== 32)
+    fail('VAPID_PRIVATE_KEY', 'must be a URL-safe base64 P-256 private key (32 bytes)');
+  const vapidSubject = env.VAPID_SUBJECT?.trim() || DEFAULT_SUBJECT;
+  if (!/^(mailto:.+|https:\/\/.+)$/.test(vapidSubject))
+    fail('VAPID_SUBJECT', `must be a mailto: or https: URL, got "${vapidSubject}"`);
+
+  return {
+    basePath: app.basePath,
+    dataDir: app.dataDir,
+    redisUrl: app.redisUrl,
+    processRole: app.processRole,
+    vapidKeys: publicKey && privateKey ? { publicKey, privateKey } : null,
+    vapidSubject,
+    fcm: loadFcm(env, fail),
+    queuePrefix: env.NOTIFICATIONS_QUEUE_PREFIX?.trim() || 'bull',
+    concurrency: positiveInt(env, 'NOTIFICATIONS_CONCURRENCY', 10, fail),
+    backoffMs: positiveInt(env, 'NOTIFICATIONS_BACKOFF_MS', 1000, fail),
+    lockMs: positiveInt(env, 'NOTIFICATIONS_LOCK_MS', 15000, fail),
+  };
+}
+
+function loadFcm(env: NodeJS.ProcessEnv, fail: (name: string, why: string) => never): FcmConfig | null {
+  const file = env.FCM_CREDENTIALS_FILE?.trim() || undefined;
+  const projectIdSetting = env.FCM_PROJECT_ID?.trim() || undefined;
+  const endpointSetting = env.FCM_ENDPOINT?.trim() || undefined;
+  if (!file) {
+    if (projectIdSetting) fail('FCM_CREDENTIALS_FILE', 'is required when FCM_PROJECT_ID is set');
+    return null;
+  }
+  let credentials: Record<string, unknown>;
+  try {
+    credentials = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return fail(
+      'FCM_CREDENTIALS_FILE',
+      `must name a readable service-account JSON file (${(error as Error).message})`,
+    );
+  }
+  const text = (key: string) => (typeof credentials[key] === 'string' ? (credentials[key] as string) : '');
+  const clientEmail = text('client_email');
+  const privateKey = text('private_key');
+  const tokenUri = text('token_uri') || 'https://oauth2.googleapis.com/token';
+  if (!clientEmail || !privateKey.includes('PRIVATE KEY'))
+    fail('FCM_CREDENTIALS_FILE', 'must be a service-account key with client_email and private_key');
+  if (!/^https?:\/\//.test(tokenUri)) fail('FCM_CREDENTIALS_FILE', 'has an invalid token_uri');
+  const projectId = projectIdSetting ?? text('project_id');
+  if (!projectId) fail('FCM_PROJECT_ID', 'is required (the credentials file names no project_id)');
+  const endpoint = (endpointSetting ?? FCM_DEFAULT_ENDPOINT).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(endpoint))
+    fail('FCM_ENDPOINT', `must be an http(s) URL, got "${endpointSetting}"`);
+  return { projectId, endpoint, serviceAccount: { clientEmail, privateKey, tokenUri } };
+}
+
+function positiveInt(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  fail: (name: string, why: string) => never,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) fail(name, `must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function base64UrlBytes(value: string): number {
+  return /^[A-Za-z0-9_-]+={0,2}$/.test(value) ? Buffer.from(value, 'base64url').length : -1;
+}

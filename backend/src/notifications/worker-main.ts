@@ -1,0 +1,72 @@
+import {
+  Logger,
+  Module,
+  type DynamicModule,
+  type INestApplicationContext,
+  type LoggerService,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
+import { runMigrations } from '../database/migrations.js';
+import { EventStoreModule } from '../event-store/event-store.module.js';
+import { NotificationsCoreModule } from './notifications.module.js';
+
+@Module({})
+export class NotificationsWorkerModule {
+  static register(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: NotificationsWorkerModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'postgres',
+          url: databaseUrl,
+          entities: [],
+          synchronize: false,
+          extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
+        }),
+        EventStoreModule,
+        NotificationsCoreModule,
+      ],
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
+  }
+}
+
+/** The notification workers and the dispatcher, without HTTP. */
+export async function createWorker(options: {
+  config: AppConfig;
+  databaseUrl: string;
+  logger?: LoggerService | false;
+}): Promise<INestApplicationContext> {
+  await runMigrations(options.databaseUrl);
+  return NestFactory.createApplicationContext(
+    NotificationsWorkerModule.register(options.config, options.databaseUrl),
+    {
+      logger: options.logger ?? new Logger(),
+    },
+  );
+}
+
+/**
+ * `PROCESS_ROLE=worker` (`npm run start:worker`). Several may run at once: BullMQ hands each job
+ * to one of them, and the dispatcher's lock lets one at a time advance.
+ */
+export async function runWorkerProcess(config: AppConfig): Promise<void> {
+  if (!config.databaseUrl)
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL is required with PROCESS_ROLE=worker (the worker shares the API database)',
+    );
+  const logger = new Logger('AlignerFlow');
+  const context = await createWorker({ config, databaseUrl: config.databaseUrl });
+  logger.log('AlignerFlow notification worker is running.');
+  const shutdown = async (signal: string) => {
+    logger.log(`${signal}: shutting down`);
+    await context.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}

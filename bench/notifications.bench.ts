@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { startWorkerProcess } from '../backend/src/notifications/testing/worker-process';
+import { BullMqDriver } from '../backend/src/notifications/queue/bullmq.driver';
+import type { NotificationJob } from '../backend/src/notifications/queue/notification-queue';
+import { loadOrCreateKeyFile } from '../backend/src/notifications/vapid-keys';
+import { createTestDatabase } from '../test/support/database';
+import { PushService } from '../test/support/push-service';
+
+/**
+ * Delivery throughput of ONE worker process (`PROCESS_ROLE=worker`, BullMQ on the local Redis)
+ * against the local HTTPS push service, which verifies every VAPID JWT and decrypts every
+ * payload (in this process: its cost is part of the figure, as a slow push service would be).
+ * Jobs are queued all at once after the worker is up; the clock runs from the enqueue until
+ * the last delivery is recorded in PostgreSQL. One device per job, so jobs/s = pushes/s.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SCENARIOS = [
+  { concurrency: 1, jobs: 300 },
+  { concurrency: 10, jobs: 2000 },
+  { concurrency: 50, jobs: 3000 },
+];
+const USERS = 20;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+describe('notification delivery throughput', () => {
+  it('measures jobs/s of one worker process', async () => {
+    const database = await createTestDatabase();
+    const push = await PushService.start();
+    const dataDir = mkdtempSync(join(tmpdir(), 'af-bench-'));
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    const results: string[] = [];
+    try {
+      push.expectVapidKey((await loadOrCreateKeyFile(dataDir)).publicKey);
+      for (let user = 0; user < USERS; user++) {
+        const subscription = push.subscribe();
+        await db.query('INSERT INTO push_subscriptions (username, endpoint, keys) VALUES ($1, $2, $3)', [
+          `bench${user}`,
+          subscription.endpoint,
+          JSON.stringify(subscription.keys),
+        ]);
+      }
+      for (const { concurrency, jobs } of SCENARIOS) {
+        const prefix = `af-bench-${randomBytes(4).toString('hex')}`;
+        const worker = await startWorkerProcess({
+          DATABASE_URL: database.url,
+          ADMIN_PASSWORD: 'demo',
+          REDIS_URL,
+          DATA_DIR: dataDir,
+          NODE_EXTRA_CA_CERTS: push.caFile,
+          NOTIFICATIONS_QUEUE_PREFIX: prefix,
+          NOTIFICATIONS_CONCURRENCY: String(concurrency),
+        });
+        const producer = new BullMqDriver({
+          redisUrl: REDIS_URL,
+          prefix,
+          policy: { attempts: 5, backoffMs: 1000 },
+          lockMs: 15000,
+          onError: () => undefined,
+        });
+        try {
+          const batch = randomBytes(3).toString('hex');
+          const queued: NotificationJob[] = Array.from({ length: jobs }, (_, index) => ({
+            id: `bench${batch}-${index}-webpush`,
+            channel: 'webpush',
+            username: `bench${index % USERS}`,
+            message: {
+              title: 'Treatment plan ready',
+              body: `The treatment plan of Patient ${index} is waiting for your approval.`,
+              caseId: `CA-2025-${100 + (index % 900)}`,
+              url: '/',
+              icon: '/icons/icon-192.png',
+            },
+            eventPosition: null,
+          }));
+          const received = push.received.length;
+          const workerCpu = cpuSeconds(worker.child.pid!);
+          const started = process.hrtime.bigint();
+          for (let start = 0; start < jobs; start += 500)
+            await producer.enqueue(queued.slice(start, start + 500));
+          const enqueuedMs = Number(process.hrtime.bigint() - started) / 1e6;
+          for (;;) {
+            const { rows } = await db.query(
+              `SELECT count(*)::int AS n FROM notification_deliveries WHERE id LIKE $1 AND status <> 'queued'`,
+              [`bench${batch}-%`],
+            );
+            if (rows[0].n >= jobs) break;
+            if (Number(process.hrtime.bigint() - started) / 1e9 > 300) throw new Error('bench timed out');
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          const cpu = cpuSeconds(worker.child.pid!) - workerCpu;
+          const { rows } = await db.query(
+            `SELECT status, count(*)::int AS n FROM notification_deliveries WHERE id LIKE $1 GROUP BY status`,
+            [`bench${batch}-%`],
+          );
+          expect(rows).toEqual([{ status: 'delivered', n: jobs }]);
+          expect(push.received.length - received).toBe(jobs);
+          expect(push.rejected).toEqual([]);
+          results.push(
+            `concurrency ${String(concurrency).padStart(2)}: ${String(jobs).padStart(4)} jobs in ${seconds.toFixed(2)} s` +
+              ` = ${Math.round(jobs / seconds)} jobs/s; worker CPU ${((cpu / jobs) * 1000).toFixed(2)} ms/job` +
+              ` (= ${Math.round(jobs / cpu)} jobs per CPU-second); enqueue ${Math.round(enqueuedMs)} ms`,
+          );
+        } finally {
+          await producer.close();
+          await worker.stop();
+          const redis = new Redis(REDIS_URL);
+          const keys = await redis.keys(`${prefix}:*`);
+          if (keys.length) await redis.del(...keys);
+          redis.disconnect();
+        }
+      }
+    } finally {
+      await db.end();
+      await push.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    const os = await import('node:os');
+    process.stdout.write(
+      `\nNotification delivery, one worker process, local HTTPS push service (${os.cpus().length} cores, ` +
+        `load average ${os.loadavg()[0].toFixed(1)}, Node ${process.version}):\n` +
+        results.map((line) => `  ${line}\n`).join(''),
+    );
+  });
+});
