@@ -96,6 +96,13 @@ describe('case reads over HTTP', () => {
             ]),
           ),
         );
+        // Time in stage is where active cases wait: the completed case is not among them.
+        expect(Object.keys(answer.body.timeInStage).sort()).toEqual([
+          'Digital Planning',
+          'Doctor Approval',
+          'Pending Approval',
+          'Thermoforming',
+        ]);
       }
     });
 

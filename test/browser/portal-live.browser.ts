@@ -24,7 +24,7 @@ import {
  */
 let lab: TestApp;
 let browser: Browser;
-let spa: ReturnType<typeof snapshotBuiltSpa> | undefined;
+let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
 let secondBrowser: Browser | undefined;
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
 const sessions = new Sessions(
@@ -33,7 +33,7 @@ const sessions = new Sessions(
 );
 
 beforeAll(async () => {
-  spa = snapshotBuiltSpa();
+  spa = await snapshotBuiltSpa();
   mkdirSync(SHOTS, { recursive: true });
   [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
 });

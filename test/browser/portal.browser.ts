@@ -22,7 +22,7 @@ import {
  */
 let lab: TestApp;
 let browser: Browser;
-let spa: ReturnType<typeof snapshotBuiltSpa> | undefined;
+let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
 const sessions = new Sessions(
   () => browser,
   () => lab.baseUrl,
@@ -31,7 +31,7 @@ const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
 const MOBILE = { width: 375, height: 740, isMobile: true };
 
 beforeAll(async () => {
-  spa = snapshotBuiltSpa();
+  spa = await snapshotBuiltSpa();
   [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -438,10 +438,33 @@ describe('layout and shell', () => {
 
   it('the service worker registers at {base}sw.js and the manifest names the app', async () => {
     const { context, page } = await sessions.signedIn('rep');
-    const scriptURL = await page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.ready;
-      return registration.active?.scriptURL ?? registration.installing?.scriptURL ?? '';
-    });
+    const failures: string[] = [];
+    context.on('requestfailed', (request) =>
+      failures.push(`${request.url()} ${request.failure()?.errorText}`),
+    );
+    context.on(
+      'response',
+      (response) => response.status() >= 400 && failures.push(`${response.status()} ${response.url()}`),
+    );
+    const scriptURL = await page.evaluate(() =>
+      Promise.race([
+        navigator.serviceWorker.ready.then((registration) => registration.active?.scriptURL ?? ''),
+        new Promise<string>((resolve) => setTimeout(resolve, 30_000, 'not ready within 30 s')),
+      ]),
+    );
+    if (scriptURL !== `${lab.baseUrl}sw.js`) {
+      const state = await page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        return JSON.stringify({
+          controller: navigator.serviceWorker.controller?.state,
+          installing: registration?.installing?.state,
+          waiting: registration?.waiting?.state,
+          active: registration?.active?.state,
+          scope: registration?.scope,
+        });
+      });
+      console.error(`service worker: ${scriptURL}; ${state}; failed requests: ${failures.join('; ')}`);
+    }
     expect(scriptURL).toBe(`${lab.baseUrl}sw.js`);
 
     const sw = await context.request.get(`${lab.baseUrl}sw.js`);

@@ -3,9 +3,11 @@ import {
   ALL_CASE_STATUSES,
   canSeeCase,
   caseStreamId,
+  isActiveStatus,
   STATUS_LABELS,
   type Actor,
   type Case,
+  type CaseStatus,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
@@ -112,7 +114,9 @@ export class CasesQueries {
     const timeInStage: Record<string, { count: number; averageHours: number; maxHours: number }> = {};
     for (const row of perStatus) {
       byStatus[row.status] = row.n;
-      timeInStage[row.status] = { count: row.n, averageHours: row.average_hours, maxHours: row.max_hours };
+      // Where active cases wait: a Completed or Rejected case is not waiting in its status.
+      if (isActiveStatus(row.status as CaseStatus))
+        timeInStage[row.status] = { count: row.n, averageHours: row.average_hours, maxHours: row.max_hours };
     }
     return { ...figures, byStatus, timeInStage };
   }

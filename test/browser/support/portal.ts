@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -26,15 +26,41 @@ export const SESSION_COOKIE = 'af_session';
 
 /**
  * A private copy of the built app (frontend/dist), so a rebuild while the suite runs cannot swap
- * the page's assets under it. Fails early with the fix when the app was not built.
+ * the page's assets under it. A copy caught in the middle of a rebuild (a file the page or the
+ * service worker's precache list names is missing) is taken again. Fails early with the fix when
+ * the app was not built.
  */
-export function snapshotBuiltSpa(): { dir: string; remove: () => void } {
-  for (const file of ['index.html', 'sw.js'])
-    if (!existsSync(join(BUILT_SPA, file)))
-      throw new Error(`No built app in ${BUILT_SPA}: run \`npm run build -w frontend\` first.`);
-  const dir = mkdtempSync(join(tmpdir(), 'af-spa-'));
-  cpSync(BUILT_SPA, dir, { recursive: true });
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export async function snapshotBuiltSpa(): Promise<{ dir: string; remove: () => void }> {
+  for (let attempt = 1; ; attempt++) {
+    for (const file of ['index.html', 'sw.js'])
+      if (!existsSync(join(BUILT_SPA, file)))
+        throw new Error(`No built app in ${BUILT_SPA}: run \`npm run build -w frontend\` first.`);
+    const dir = mkdtempSync(join(tmpdir(), 'af-spa-'));
+    const remove = () => rmSync(dir, { recursive: true, force: true });
+    try {
+      cpSync(BUILT_SPA, dir, { recursive: true });
+      const missing = missingFiles(dir);
+      if (missing.length === 0) return { dir, remove };
+      if (attempt >= 20)
+        throw new Error(`The built app in ${BUILT_SPA} lacks ${missing.join(', ')}: rebuild it.`);
+    } catch (error) {
+      remove();
+      if (attempt >= 20) throw error;
+    }
+    remove();
+    await sleep(500);
+  }
+}
+
+/** Files that index.html or the service worker's precache list name but the copy lacks. */
+function missingFiles(dir: string): string[] {
+  const index = readFileSync(join(dir, 'index.html'), 'utf8');
+  const worker = readFileSync(join(dir, 'sw.js'), 'utf8');
+  const named = [
+    ...[...index.matchAll(/(?:src|href)="[^"]*?(assets\/[^"]+)"/g)].map((match) => match[1]),
+    ...[...worker.matchAll(/"url":"([^"]+)"/g)].map((match) => match[1]),
+  ];
+  return [...new Set(named)].filter((file) => !existsSync(join(dir, file)));
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
