@@ -43,6 +43,8 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
+        // The 3D viewer (~1 MB) loads when someone opens a model, not with every install.
+        globIgnores: ['**/StlViewer-*.js'],
       },
       devOptions: { enabled: false },
     }),

@@ -129,7 +129,10 @@ describe('Pricing tab', () => {
     expect((server.calls('PUT', '/cases/CA-2025-123/pricing')[0].body as any).expectedVersion).toBe(3);
     // The form kept the user's value; saving again applies to the case now shown.
     expect((within(panel()).getByLabelText('Case Price') as HTMLInputElement).value).toBe('1100');
-    fireEvent.click(within(panel()).getByRole('button', { name: 'Save' }));
+    const save = within(panel()).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    await vi.waitFor(() => expect(server.calls('GET', '/cases/CA-2025-123')).toHaveLength(1));
+    await vi.waitFor(() => expect(save.disabled).toBe(false));
+    fireEvent.click(save);
     await vi.waitFor(() => expect(cached()?.version).toBe(5));
     expect((server.calls('PUT', '/cases/CA-2025-123/pricing')[1].body as any).expectedVersion).toBe(4);
   });
