@@ -5,6 +5,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AiModule } from './ai/ai.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BackupModule } from './backup/backup.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
@@ -44,6 +45,7 @@ export class AppModule {
         NotificationsModule,
         FilesModule,
         AiModule,
+        BackupModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

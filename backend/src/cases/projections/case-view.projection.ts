@@ -15,7 +15,7 @@ export class CaseViewProjection {
                              created_date, version, deleted, last_position)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (id) DO UPDATE SET data = $2, status = $3, assigned_doctor = $4, on_hold = $5,
-         delivery_date = $6, status_entered_at = $7, version = $9, deleted = $10, last_position = $11`,
+         delivery_date = $6, status_entered_at = $7, created_date = $8, version = $9, deleted = $10, last_position = $11`,
       [
         state.id,
         JSON.stringify(data),

@@ -1,0 +1,374 @@
+import {
+  CASE_STATUSES,
+  CASE_TYPE,
+  checkEmail,
+  checkText,
+  DEFAULT_ASSIGNEE,
+  DEFAULT_STAGE_WEAR_DAYS,
+  FILE_TYPES,
+  isAdminUsername,
+  isCaseId,
+  isIsoDate,
+  LIMITS,
+  parseDecimal,
+  parseInteger,
+  parseRole,
+  parseStatus,
+  PRIORITIES,
+  STATUS_LABELS,
+  statusIndex,
+  UNASSIGNED,
+  USER_TEXTS,
+  type Actor,
+  type Case,
+  type CaseFee,
+  type CaseFile,
+  type CaseStatus,
+  type Note,
+  type Role,
+  type StageStatus,
+  type StagingEntry,
+  type WorkflowStep,
+} from '@alignerflow/domain';
+
+export const INVALID_BACKUP = 'Invalid backup file format.';
+
+/** A user of a backup file: ours carry `passwordHash`, the spec's older files a plain `password`. */
+export interface BackupUser {
+  username: string;
+  role: Role;
+  email: string | null;
+  activationSoundEnabled: boolean;
+  passwordHash?: string;
+  password?: string;
+}
+
+export type BackupCase = Omit<Case, 'version' | 'deleted'>;
+
+export interface BackupContents {
+  users: BackupUser[];
+  cases: BackupCase[];
+}
+
+export type BackupCheck = { value: BackupContents } | { error: string; details: string[] };
+
+/** At most this many problems are listed in `details`; the first one is the error. */
+const MAX_DETAILS = 50;
+const MAX_LIST = 1000;
+const STAGE_STATUSES: readonly StageStatus[] = ['Not Started', 'In Progress', 'Completed'];
+const DEFAULT_CREATOR: Actor = { username: 'admin', role: 'Manager' };
+
+type Raw = Record<string, unknown>;
+type Checked<T> = { value: T } | { error: string };
+
+/** A field is wrong: thrown inside one entry's check, caught and named by the entry. */
+class FieldError extends Error {}
+const fail = (message: string): never => {
+  throw new FieldError(message);
+};
+
+/**
+ * Checks a whole backup file before anything is restored and brings it into today's shape: the
+ * fields the spec's older format lacks get their defaults, statuses their display names, the role
+ * 'admin' becomes Manager. Every invalid entry is named by its index (and id or username).
+ */
+export function checkBackup(body: unknown, now: string): BackupCheck {
+  if (!isObject(body) || !Array.isArray(body.users) || !Array.isArray(body.cases)) {
+    return { error: INVALID_BACKUP, details: [] };
+  }
+  const problems: string[] = [];
+  const users: BackupUser[] = [];
+  const usernames = new Set<string>();
+  body.users.forEach((raw: unknown, index: number) => {
+    const name = isObject(raw) && typeof raw.username === 'string' ? raw.username.trim() : '';
+    const checked = entry(() => checkUser(raw));
+    if ('error' in checked) {
+      problems.push(`Invalid user at index ${index}${name ? ` (${name})` : ''}: ${checked.error}`);
+    } else if (usernames.has(checked.value.username.toLowerCase())) {
+      problems.push(`Invalid user at index ${index} (${name}): the username is listed twice.`);
+    } else {
+      usernames.add(checked.value.username.toLowerCase());
+      users.push(checked.value);
+    }
+  });
+  const cases: BackupCase[] = [];
+  const ids = new Set<string>();
+  body.cases.forEach((raw: unknown, index: number) => {
+    const id = isObject(raw) && typeof raw.id === 'string' ? raw.id.trim() : '';
+    const checked = entry(() => checkCase(raw, now));
+    if ('error' in checked) {
+      problems.push(`Invalid case at index ${index}${id ? ` (${id})` : ''}: ${checked.error}`);
+    } else if (ids.has(checked.value.id)) {
+      problems.push(`Invalid case at index ${index} (${id}): the id is listed twice.`);
+    } else {
+      ids.add(checked.value.id);
+      cases.push(checked.value);
+    }
+  });
+  if (problems.length) return { error: problems[0], details: problems.slice(0, MAX_DETAILS) };
+  return { value: { users, cases } };
+}
+
+function entry<T>(check: () => T): Checked<T> {
+  try {
+    return { value: check() };
+  } catch (error) {
+    if (error instanceof FieldError) return { error: error.message };
+    throw error;
+  }
+}
+
+function checkUser(raw: unknown): BackupUser {
+  if (!isObject(raw)) fail('an entry must be an object.');
+  const user = raw as Raw;
+  const username = text('username', user.username, { required: true, max: LIMITS.username });
+  if (user.role === undefined || user.role === null || user.role === '') fail('role is required.');
+  const role = parseRole(user.role) ?? fail(`role "${String(user.role)}" is unknown.`);
+  if (isAdminUsername(username) && role !== 'Manager') fail(USER_TEXTS.adminStaysManager);
+  const email = checkEmail(user.email);
+  if ('error' in email) fail(email.error);
+  const activationSoundEnabled = user.activationSoundEnabled !== false;
+  const base = { username, role, email: 'value' in email ? email.value : null, activationSoundEnabled };
+  if (typeof user.passwordHash === 'string' && user.passwordHash !== '') {
+    if (!/^\$argon2(id|i|d)\$/.test(user.passwordHash) || user.passwordHash.length > 512) {
+      fail('passwordHash is not an argon2 hash.');
+    }
+    return { ...base, passwordHash: user.passwordHash };
+  }
+  if (typeof user.password === 'string' && user.password.trim() !== '') {
+    if (user.password.length > LIMITS.password)
+      fail(`password must be at most ${LIMITS.password} characters.`);
+    return { ...base, password: user.password };
+  }
+  return fail('password or passwordHash is required.');
+}
+
+function checkCase(raw: unknown, now: string): BackupCase {
+  if (!isObject(raw)) fail('an entry must be an object.');
+  const input = raw as Raw;
+  if (input.id === undefined || input.id === null || input.id === '') fail('id is required.');
+  const id = typeof input.id === 'string' ? input.id.trim() : '';
+  if (!isCaseId(id)) fail(`id "${String(input.id)}" is not a case id (CA-YYYY-NNN).`);
+
+  const patientName = text('patientName', input.patientName, { required: true });
+  const doctorName = text('doctorName', input.doctorName, { required: true });
+  const clinicName = text('clinicName', input.clinicName, { required: true });
+  if (input.status === undefined || input.status === null || input.status === '') fail('status is required.');
+  const status = parseStatus(String(input.status)) ?? fail(`status "${String(input.status)}" is unknown.`);
+  if (input.type !== undefined && input.type !== CASE_TYPE) fail(`type must be "${CASE_TYPE}".`);
+  const priority =
+    input.priority === undefined || input.priority === null || input.priority === ''
+      ? 'Normal'
+      : (PRIORITIES.find((known) => known.toLowerCase() === String(input.priority).trim().toLowerCase()) ??
+        fail('priority must be Normal or High.'));
+  const onHold = optionalBoolean('onHold', input.onHold, false);
+  const createdDate = optionalDateTime('createdDate', input.createdDate) ?? now;
+  const statusEnteredAt = optionalDateTime('statusEnteredAt', input.statusEnteredAt) ?? createdDate;
+
+  return {
+    id,
+    patientName,
+    doctorName,
+    clinicName,
+    assignedDoctorUsername: optionalName(
+      'assignedDoctorUsername',
+      input.assignedDoctorUsername ?? input.doctor,
+    ),
+    type: CASE_TYPE,
+    status,
+    statusEnteredAt,
+    priority,
+    onHold,
+    createdDate,
+    deliveryDate: deliveryDate(input.deliveryDate === undefined ? input.dueDate : input.deliveryDate),
+    assignedTechnicians: technicians(input.assignedTechnicians),
+    alignerWorkflow: workflow(input.alignerWorkflow, status),
+    files: files(input.files),
+    notes: notes(input.notes, createdDate),
+    treatmentPlanNotes: text('treatmentPlanNotes', input.treatmentPlanNotes, { max: LIMITS.notes }),
+    simulationVideoUrl: text('simulationVideoUrl', input.simulationVideoUrl, { max: LIMITS.url }),
+    simulationExternalLink: text('simulationExternalLink', input.simulationExternalLink, { max: LIMITS.url }),
+    // Non-numeric or empty values are absent, as the spec says for the pricing form.
+    price: parseDecimal(input.price) ?? null,
+    upperSheets: parseInteger(input.upperSheets) ?? null,
+    lowerSheets: parseInteger(input.lowerSheets) ?? null,
+    staging: staging(input.staging),
+    stageWearTimeInDays: wearDays(input.stageWearTimeInDays),
+    createdBy: creator(input.createdBy),
+    fee: fee(input.fee),
+  };
+}
+
+/** Steps before the status are done, the rest open; a given workflow keeps its steps, by name. */
+function workflow(value: unknown, status: CaseStatus): WorkflowStep[] {
+  const reached =
+    status === STATUS_LABELS.Completed ? CASE_STATUSES.length : Math.max(0, statusIndex(status));
+  const steps = new Map<CaseStatus, WorkflowStep>();
+  if (value !== undefined && value !== null) {
+    list('alignerWorkflow', value).forEach((raw, index) => {
+      const where = `alignerWorkflow[${index}]`;
+      if (!isObject(raw)) fail(`${where} must be an object.`);
+      const step = raw as Raw;
+      const name = parseStatus(String(step.name ?? ''));
+      if (!name || name === STATUS_LABELS.Rejected)
+        fail(`${where}.name "${String(step.name)}" is not a workflow status.`);
+      if (steps.has(name!)) fail(`${where}.name "${name}" appears twice.`);
+      steps.set(name!, {
+        name: name!,
+        completed: optionalBoolean(`${where}.completed`, step.completed, false),
+        date: optionalDateTime(`${where}.date`, step.date) ?? null,
+        assignedTo:
+          text(`${where}.assignedTo`, step.assignedTo, { max: LIMITS.username }) || DEFAULT_ASSIGNEE,
+      });
+    });
+  }
+  return CASE_STATUSES.map(
+    (name, index) =>
+      steps.get(name) ?? { name, completed: index < reached, date: null, assignedTo: DEFAULT_ASSIGNEE },
+  );
+}
+
+function technicians(value: unknown): string[] {
+  if (value === undefined || value === null) return [UNASSIGNED];
+  const names = list('assignedTechnicians', value).map((name, index) =>
+    text(`assignedTechnicians[${index}]`, name, { required: true, max: LIMITS.username }),
+  );
+  return names.length ? names : [UNASSIGNED];
+}
+
+function files(value: unknown): CaseFile[] {
+  if (value === undefined || value === null) return [];
+  return list('files', value).map((raw, index) => {
+    const where = `files[${index}]`;
+    if (!isObject(raw)) fail(`${where} must be an object.`);
+    const file = raw as Raw;
+    const type =
+      FILE_TYPES.find((known) => known === file.type) ??
+      fail(`${where}.type "${String(file.type)}" is unknown.`);
+    return {
+      name: text(`${where}.name`, file.name, { required: true, max: 255 }),
+      type,
+      url: text(`${where}.url`, file.url, { required: true, max: LIMITS.url }),
+      size: text(`${where}.size`, file.size, { max: 32 }),
+    };
+  });
+}
+
+function notes(value: unknown, createdDate: string): Note[] {
+  if (value === undefined || value === null) return [];
+  return list('notes', value).map((raw, index) => {
+    const where = `notes[${index}]`;
+    if (!isObject(raw)) fail(`${where} must be an object.`);
+    const note = raw as Raw;
+    const timestamp = optionalDateTime(`${where}.timestamp`, note.timestamp) ?? createdDate;
+    return {
+      id: text(`${where}.id`, note.id, { max: 100 }) || `note-${Date.parse(timestamp)}-${index + 1}`,
+      author: text(`${where}.author`, note.author, { max: LIMITS.username }) || 'unknown',
+      role: text(`${where}.role`, note.role, { max: LIMITS.username }),
+      text: text(`${where}.text`, note.text, { required: true, max: LIMITS.notes }),
+      timestamp,
+    };
+  });
+}
+
+function staging(value: unknown): StagingEntry[] {
+  if (value === undefined || value === null) return [];
+  const numbers = new Set<number>();
+  return list('staging', value).map((raw, index) => {
+    const where = `staging[${index}]`;
+    if (!isObject(raw)) fail(`${where} must be an object.`);
+    const stage = raw as Raw;
+    const stageNumber = parseInteger(stage.stageNumber);
+    if (stageNumber === undefined || stageNumber < 1 || stageNumber > LIMITS.maxSheets) {
+      fail(`${where}.stageNumber must be a whole number from 1 to ${LIMITS.maxSheets}.`);
+    }
+    if (numbers.has(stageNumber!)) fail(`${where}.stageNumber ${stageNumber} appears twice.`);
+    numbers.add(stageNumber!);
+    const status =
+      STAGE_STATUSES.find((known) => known === stage.status) ??
+      fail(`${where}.status "${String(stage.status)}" is unknown.`);
+    return {
+      stageNumber: stageNumber!,
+      status,
+      startDate: optionalDateTime(`${where}.startDate`, stage.startDate) ?? null,
+      endDate: optionalDateTime(`${where}.endDate`, stage.endDate) ?? null,
+    };
+  });
+}
+
+function wearDays(value: unknown): number {
+  if (value === undefined || value === null || value === '') return DEFAULT_STAGE_WEAR_DAYS;
+  const days = parseInteger(value);
+  if (days === undefined || days < 1 || days > 365)
+    fail('stageWearTimeInDays must be a whole number from 1 to 365.');
+  return days!;
+}
+
+function creator(value: unknown): Actor {
+  if (value === undefined || value === null) return DEFAULT_CREATOR;
+  if (!isObject(value)) fail('createdBy must be an object.');
+  const raw = value as Raw;
+  const username = text('createdBy.username', raw.username, { required: true, max: LIMITS.username });
+  const role = parseRole(raw.role) ?? fail(`createdBy.role "${String(raw.role)}" is unknown.`);
+  return { username, role };
+}
+
+function fee(value: unknown): CaseFee | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) fail('fee must be an object or null.');
+  const raw = value as Raw;
+  const amount = parseDecimal(raw.amount);
+  if (amount === undefined || amount < 0) fail('fee.amount must be a number.');
+  if (raw.currency !== 'USD') fail('fee.currency must be "USD".');
+  const paidAt = optionalDateTime('fee.paidAt', raw.paidAt);
+  if (!paidAt) fail('fee.paidAt is required.');
+  return { amount: amount!, currency: 'USD', paidAt: paidAt! };
+}
+
+function deliveryDate(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string' || value.length > 40 || !isIsoDate(value.trim().slice(0, 10))) {
+    fail('deliveryDate must be a date (YYYY-MM-DD).');
+  }
+  return (value as string).trim().slice(0, 10);
+}
+
+function text(label: string, value: unknown, options: { required?: boolean; max?: number } = {}): string {
+  const checked = checkText(label, value, options);
+  if ('error' in checked) fail(checked.error);
+  return (checked as { value: string }).value;
+}
+
+function optionalName(label: string, value: unknown): string | null {
+  return text(label, value, { max: LIMITS.username }) || null;
+}
+
+function optionalBoolean(label: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') fail(`${label} must be true or false.`);
+  return value as boolean;
+}
+
+/** An ISO date or date-time, kept as written; undefined when absent. */
+function optionalDateTime(label: string, value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (
+    typeof value !== 'string' ||
+    value.length > 40 ||
+    !/^\d{4}-\d{2}-\d{2}/.test(value) ||
+    Number.isNaN(Date.parse(value))
+  ) {
+    fail(`${label} must be an ISO date.`);
+  }
+  return value as string;
+}
+
+function list(label: string, value: unknown): unknown[] {
+  if (!Array.isArray(value)) fail(`${label} must be a list.`);
+  if ((value as unknown[]).length > MAX_LIST) fail(`${label} has more than ${MAX_LIST} entries.`);
+  return value as unknown[];
+}
+
+function isObject(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import type { Actor } from '@alignerflow/domain';
+import type { Response } from 'express';
+import { CorrelationId, CurrentActor } from '../common/current-actor.js';
+import { requireCapability } from '../common/require-capability.js';
+import { BackupService } from './backup.service.js';
+
+const MANAGER_ONLY = 'Only a manager can back up, restore or export the data.';
+
+/** Backup and event log (api.md): Manager only. */
+@Controller()
+export class BackupController {
+  constructor(private readonly backups: BackupService) {}
+
+  @Get('backup')
+  async backup(@CurrentActor() actor: Actor, @Res() response: Response) {
+    requireCapability(actor, 'backup', MANAGER_ONLY);
+    const json = await this.backups.backupJson();
+    response
+      .status(200)
+      .type('application/json')
+      .setHeader('Content-Disposition', `attachment; filename="alignerflow-backup-${today()}.json"`)
+      .setHeader('Cache-Control', 'no-store')
+      .send(json);
+  }
+
+  /** Body limit 200 MB (app.ts). Validated whole before anything changes. */
+  @Post('restore')
+  @HttpCode(200)
+  restore(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: unknown) {
+    requireCapability(actor, 'backup', MANAGER_ONLY);
+    return this.backups.restore(body, actor, correlationId);
+  }
+
+  @Get('events/export')
+  async exportEvents(@CurrentActor() actor: Actor, @Res() response: Response) {
+    requireCapability(actor, 'backup', MANAGER_ONLY);
+    response.status(200);
+    response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+    response.setHeader('Content-Disposition', `attachment; filename="alignerflow-events-${today()}.ndjson"`);
+    response.setHeader('Cache-Control', 'no-store');
+    await this.backups.exportTo(response);
+  }
+}
+
+/** YYYY-MM-DD in the server's time zone. */
+function today(now = new Date()): string {
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+}

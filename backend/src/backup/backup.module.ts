@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { CasesModule } from '../cases/cases.module.js';
+import { ProjectionsModule } from '../projections/projections.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { BackupController } from './backup.controller.js';
+import { BackupService } from './backup.service.js';
+
+/** Backup, restore and event export; brings the projection rebuild (admin endpoint) with it. */
+@Module({
+  imports: [CasesModule, UsersModule, ProjectionsModule],
+  controllers: [BackupController],
+  providers: [BackupService],
+})
+export class BackupModule {}

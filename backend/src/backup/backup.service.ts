@@ -1,0 +1,333 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import {
+  caseStreamId,
+  evolve,
+  evolveUser,
+  foldCase,
+  isAdminUsername,
+  parseRole,
+  sameUsername,
+  userStreamId,
+  type Actor,
+  type UserEventData,
+  type UserState,
+} from '@alignerflow/domain';
+import type { Response } from 'express';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
+import { toCaseEvent } from '../cases/case-events.js';
+import { CaseImportService } from '../cases/case-import.service.js';
+import { CaseViewProjection } from '../cases/projections/case-view.projection.js';
+import { DomainRejection } from '../common/domain-rejection.js';
+import {
+  EventStore,
+  withTransaction,
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type RecordedEvent,
+} from '../event-store/event-store.js';
+import { ProjectionRebuildService } from '../projections/projection-rebuild.service.js';
+import { hashPassword } from '../users/passwords.js';
+import { UserViewProjection } from '../users/user-view.projection.js';
+import { checkBackup, type BackupCase, type BackupUser } from './backup-file.js';
+
+export const RESTORE_STREAM = 'system-restores';
+export const RESTORE_MARKER = 'BackupRestored';
+const EXPORT_BATCH = 5000;
+const RESTORE_ATTEMPTS = 3;
+/** argon2 hashes at once: each takes ~19 MB and a libuv thread for tens of milliseconds. */
+const HASHING_CONCURRENCY = 4;
+const RESTORE_CONFLICT = 'The data changed while it was being restored. Try the restore again.';
+
+type ImportedUser = Required<Omit<BackupUser, 'password'>>;
+
+interface UserRow {
+  username_key: string;
+  username: string;
+  role: string;
+  email: string | null;
+  activation_sound_enabled: boolean;
+  password_hash: string;
+  version: number;
+  deleted: boolean;
+}
+
+/**
+ * Backup, restore and export of the event log. A restore overwrites nothing: it appends a
+ * BackupRestored marker and import events (UserImported, CaseImported, and UserDeleted /
+ * CaseDeleted for what the backup lacks) in one transaction, then rebuilds the read models by
+ * replaying the whole log. The history before the restore stays in the log.
+ */
+@Injectable()
+export class BackupService {
+  private readonly logger = new Logger('Backup');
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: EventStore,
+    private readonly caseImport: CaseImportService,
+    private readonly caseProjection: CaseViewProjection,
+    private readonly userProjection: UserViewProjection,
+    private readonly rebuilds: ProjectionRebuildService,
+    private readonly emitter: EventEmitter2,
+  ) {}
+
+  /**
+   * `{users, cases}` as one JSON text: users in their public shape plus `passwordHash`, cases as
+   * GET /cases shows them. Both from one snapshot; the case list is assembled by PostgreSQL.
+   */
+  async backupJson(): Promise<string> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const [{ users }] = await runner.query(
+        `SELECT coalesce(json_agg(json_build_object('username', username, 'role', role, 'email', email,
+                  'activationSoundEnabled', activation_sound_enabled, 'passwordHash', password_hash)
+                  ORDER BY username_key), '[]')::text AS users
+           FROM user_view WHERE NOT deleted`,
+      );
+      // The query of CasesQueries.list for staff.
+      const [{ cases }] = await runner.query(
+        `SELECT coalesce(json_agg(data || jsonb_build_object('version', version) ORDER BY created_date DESC, id), '[]')::text AS cases
+           FROM case_view WHERE NOT deleted`,
+      );
+      await runner.query('COMMIT');
+      return `{"users":${users},"cases":${cases}}`;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** Validates the whole file, imports it in one transaction, rebuilds the read models. */
+  async restore(
+    body: unknown,
+    actor: Actor,
+    correlationId: string,
+  ): Promise<{ users: number; cases: number }> {
+    const checked = checkBackup(body, new Date().toISOString());
+    if ('error' in checked) {
+      throw new DomainRejection({
+        kind: 'invalid',
+        message: checked.error,
+        ...(checked.details.length > 1 ? { details: checked.details } : {}),
+      });
+    }
+    const { cases } = checked.value;
+    // Hashing is slow on purpose: done before the transaction, a few at a time.
+    const users = await mapLimit(checked.value.users, HASHING_CONCURRENCY, withPasswordHash);
+    const metadata: EventMetadata = { actor, correlationId };
+
+    let marker: RecordedEvent | undefined;
+    for (let attempt = 1; !marker; attempt++) {
+      try {
+        marker = await withTransaction(this.dataSource, (runner) =>
+          this.importAll(runner, users, cases, actor, metadata),
+        );
+      } catch (error) {
+        // A command changed a user or a case between our read and our append: nothing was written.
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        if (attempt >= RESTORE_ATTEMPTS)
+          throw new DomainRejection({ kind: 'conflict', message: RESTORE_CONFLICT });
+      }
+    }
+    this.emitter.emit(EVENTS_COMMITTED, { events: [marker] } satisfies EventsCommitted);
+    this.logger.log(`${actor.username} restored ${users.length} users and ${cases.length} cases.`);
+    try {
+      await this.rebuilds.run({ wait: true });
+    } catch (error) {
+      // The import wrote the read models in its own transaction already: the data is restored.
+      this.logger.error(`The rebuild after the restore failed: ${(error as Error).message}`);
+    }
+    return { users: users.length, cases: cases.length };
+  }
+
+  private async importAll(
+    runner: QueryRunner,
+    users: ImportedUser[],
+    cases: BackupCase[],
+    actor: Actor,
+    metadata: EventMetadata,
+  ): Promise<RecordedEvent> {
+    // The lock order of case commands and of the rebuild's swap: case_ids, then events, then views.
+    await runner.query('LOCK TABLE case_ids IN ROW EXCLUSIVE MODE');
+    const restores = await this.store.readStream(RESTORE_STREAM, runner);
+    const [marker] = await this.store.append(
+      RESTORE_STREAM,
+      restores.length ? restores[restores.length - 1].version : 0,
+      [
+        {
+          type: RESTORE_MARKER,
+          data: { users: users.length, cases: cases.length, by: actor.username },
+        },
+      ],
+      metadata,
+      runner,
+    );
+    await this.importUsers(runner, users, metadata);
+    await this.caseImport.importCases(cases, actor, metadata.correlationId, runner);
+    await this.deleteCasesNotIn(runner, new Set(cases.map((imported) => imported.id)), metadata);
+    return marker;
+  }
+
+  private async importUsers(
+    runner: QueryRunner,
+    users: ImportedUser[],
+    metadata: EventMetadata,
+  ): Promise<void> {
+    const rows: UserRow[] = await runner.query(
+      `SELECT username_key, username, role, email, activation_sound_enabled, password_hash, version, deleted
+         FROM user_view`,
+    );
+    const current = new Map(rows.map((row) => [row.username_key, row]));
+    for (const user of users) {
+      const row = current.get(user.username.toLowerCase());
+      await this.appendUserEvent(
+        runner,
+        row,
+        user.username,
+        { type: 'UserImported', data: { user } },
+        metadata,
+      );
+    }
+    // Everyone the backup lacks goes, except the default admin and the manager restoring.
+    const restored = new Set(users.map((user) => user.username.toLowerCase()));
+    const removed: string[] = [];
+    for (const row of rows) {
+      if (row.deleted || restored.has(row.username_key)) continue;
+      if (isAdminUsername(row.username) || sameUsername(row.username, metadata.actor?.username)) continue;
+      await this.appendUserEvent(runner, row, row.username, { type: 'UserDeleted', data: {} }, metadata);
+      removed.push(row.username_key);
+    }
+    if (removed.length) {
+      await runner.query('DELETE FROM sessions WHERE username_key = ANY($1::text[])', [removed]);
+    }
+  }
+
+  private async appendUserEvent(
+    runner: QueryRunner,
+    row: UserRow | undefined,
+    username: string,
+    event: UserEventData,
+    metadata: EventMetadata,
+  ): Promise<void> {
+    const [appended] = await this.store.append(
+      userStreamId(username),
+      row?.version ?? 0,
+      [event],
+      metadata,
+      runner,
+    );
+    const state = evolveUser(row ? userState(row) : null, event);
+    await this.userProjection.apply(state, appended.position, runner);
+  }
+
+  private async deleteCasesNotIn(runner: QueryRunner, restored: Set<string>, metadata: EventMetadata) {
+    const live: { id: string }[] = await runner.query('SELECT id FROM case_view WHERE NOT deleted');
+    for (const { id } of live) {
+      if (restored.has(id)) continue;
+      const streamId = caseStreamId(id);
+      const state = foldCase((await this.store.readStream(streamId, runner)).map(toCaseEvent));
+      if (!state || state.deleted) continue;
+      const [deleted] = await this.store.append(
+        streamId,
+        state.version,
+        [{ type: 'CaseDeleted', data: {} }],
+        metadata,
+        runner,
+      );
+      await this.caseProjection.apply(evolve(state, toCaseEvent(deleted)), deleted.position, runner);
+    }
+  }
+
+  /**
+   * The whole log as NDJSON, oldest first in commit-safe order, read and written a batch at a
+   * time (never the whole log in memory), waiting for the client to take each batch. Password
+   * hashes are left out: no answer but the backup carries them.
+   */
+  async exportTo(response: Response): Promise<void> {
+    let closed = false;
+    response.on('close', () => (closed = true));
+    try {
+      let after: RecordedEvent | null = null;
+      for (;;) {
+        const events = await this.store.readAll(after, EXPORT_BATCH);
+        if (closed) return;
+        if (!events.length) break;
+        const lines = events.map((event) => JSON.stringify(exportLine(event))).join('\n') + '\n';
+        if (!response.write(lines)) await drained(response);
+        after = events[events.length - 1];
+        if (events.length < EXPORT_BATCH) break;
+      }
+      response.end();
+    } catch (error) {
+      this.logger.error(`The event export failed: ${(error as Error).message}`);
+      response.destroy(error as Error);
+    }
+  }
+}
+
+async function withPasswordHash(user: BackupUser): Promise<ImportedUser> {
+  const { username, role, email, activationSoundEnabled } = user;
+  const passwordHash = user.passwordHash ?? (await hashPassword(user.password!));
+  return { username, role, email, activationSoundEnabled, passwordHash };
+}
+
+function userState(row: UserRow): UserState {
+  return {
+    username: row.username,
+    role: parseRole(row.role) ?? 'Technician',
+    email: row.email,
+    activationSoundEnabled: row.activation_sound_enabled,
+    passwordHash: row.password_hash,
+    deleted: row.deleted,
+    version: row.version,
+  };
+}
+
+const SECRET_KEYS = new Set(['password', 'passwordHash']);
+
+/** An event as exported: everything but secrets, with the paths of what was left out. */
+function exportLine(event: RecordedEvent): RecordedEvent & { redacted?: string[] } {
+  const redacted: string[] = [];
+  const data = withoutSecrets(event.data, 'data', redacted);
+  return redacted.length ? { ...event, data, redacted } : event;
+}
+
+function withoutSecrets(value: unknown, path: string, redacted: string[]): unknown {
+  if (Array.isArray(value))
+    return value.map((item, index) => withoutSecrets(item, `${path}[${index}]`, redacted));
+  if (!value || typeof value !== 'object') return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (SECRET_KEYS.has(key)) redacted.push(`${path}.${key}`);
+    else result[key] = withoutSecrets(item, `${path}.${key}`, redacted);
+  }
+  return result;
+}
+
+function drained(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,482 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+import {
+  EventStore,
+  withTransaction,
+  type Checkpoint,
+  type RecordedEvent,
+} from '../event-store/event-store.js';
+import { ReadModelReplay, type PendingRows, type ReadModelTables } from './read-model-replay.js';
+
+/** Every table projected from the events; a rebuild replaces all of them at once. */
+export const READ_MODEL_TABLES = ['case_view', 'user_view', 'case_ids'] as const;
+export const REBUILD_CHECKPOINT = 'rebuild';
+const SHADOW: ReadModelTables = {
+  caseView: 'case_view_rebuild',
+  userView: 'user_view_rebuild',
+  caseIds: 'case_ids_rebuild',
+};
+const shadowOf = (table: string) => `${table}_rebuild`;
+
+/** Arbitrary but fixed: one rebuild at a time across every process on the database. */
+const REBUILD_LOCK_ID = '7240913350164081002';
+const DEFAULT_BATCH = 10_000;
+/**
+ * How often the replayed rows are written with a checkpoint: a crash loses at most this much
+ * work, and rows that change often are written once per interval instead of once per batch.
+ */
+const DEFAULT_FLUSH_INTERVAL_MS = 3000;
+/** Changed rows held in memory before a write regardless of the interval. */
+const MAX_PENDING_ROWS = 10_000;
+/**
+ * Above this many states in memory, the written ones are forgotten (the shadow tables hold them)
+ * and loaded back when their streams go on: memory stays bounded however large the lab.
+ */
+const DEFAULT_CACHE_LIMIT = 25_000;
+/**
+ * The swap's lock waits: below PostgreSQL's deadlock_timeout (1 s), so that in a lock cycle with
+ * a writer (none is known: see the lock order in swap) the swap gives up first and tries again.
+ */
+const SWAP_LOCK_TIMEOUT = '800ms';
+const SWAP_ATTEMPTS = 20;
+
+export type RebuildState = 'idle' | 'running' | 'done' | 'failed';
+
+export interface RebuildProgress {
+  state: RebuildState;
+  /** Events of the log replayed so far, including those a crashed run had done. */
+  eventsDone: number;
+  /** Events in the log when the rebuild started (more may arrive; the swap catches up on them). */
+  eventsTotal: number;
+  /** Replay rate of this run. */
+  eventsPerSecond: number;
+  /** Events a crashed earlier run had already replayed, when this run resumed it; else 0. */
+  resumedFrom: number;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** How long the swap's transaction held new commands back. */
+  swapMs?: number;
+  error?: string;
+}
+
+export const IDLE_PROGRESS: RebuildProgress = {
+  state: 'idle',
+  eventsDone: 0,
+  eventsTotal: 0,
+  eventsPerSecond: 0,
+  resumedFrom: 0,
+  startedAt: null,
+  finishedAt: null,
+};
+
+export interface RebuildOptions {
+  /** Events per read. */
+  batchSize?: number;
+  /** At least this often the replayed rows are written with a checkpoint (0: after every read). */
+  flushIntervalMs?: number;
+  onProgress?: (progress: RebuildProgress) => void;
+  /** States kept in memory at most (see DEFAULT_CACHE_LIMIT). */
+  cacheLimit?: number;
+  /** Wait for a rebuild running elsewhere to end, instead of failing at once. */
+  wait?: boolean;
+  /** Test hook: stop like a crash right after this many checkpointed bulk writes. */
+  crashAfterWrites?: number;
+}
+
+export class RebuildAlreadyRunningError extends Error {
+  override name = 'RebuildAlreadyRunningError';
+  constructor() {
+    super('Another rebuild of the read models is running.');
+  }
+}
+
+/**
+ * Rebuilds every read model from the event log, while the API keeps serving from the live tables:
+ *
+ * 1. Replays the log (commit-safe order, in batches) into shadow tables created LIKE the live
+ *    ones, folding with the domain's evolve functions in memory and writing the changed rows in
+ *    bulk. The checkpoint 'rebuild' is saved in the transaction of each bulk write, so a run that
+ *    dies resumes where the last write stopped: shadow tables and checkpoint present = resume.
+ * 2. Swaps in one transaction: LOCK events IN SHARE MODE waits for every command transaction
+ *    that has appended (each writes its inline projection in the same transaction) and holds new
+ *    ones back; under that lock every event is committed, so the events after the checkpoint are
+ *    caught up without the snapshot filter; then live tables become *_old, shadows become live,
+ *    the old ones are dropped, and the commit lets the held-back commands write into the new
+ *    tables. Index names and triggers of the live tables carry over.
+ */
+export class ProjectionRebuilder {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: EventStore,
+  ) {}
+
+  async run(options: RebuildOptions = {}): Promise<RebuildProgress> {
+    // A session-level lock on a connection of its own: released if this process dies.
+    const lock = this.dataSource.createQueryRunner();
+    await lock.connect();
+    try {
+      if (options.wait) {
+        await lock.query('SELECT pg_advisory_lock($1::bigint)', [REBUILD_LOCK_ID]);
+      } else {
+        const [{ locked }] = await lock.query('SELECT pg_try_advisory_lock($1::bigint) AS locked', [
+          REBUILD_LOCK_ID,
+        ]);
+        if (!locked) throw new RebuildAlreadyRunningError();
+      }
+      try {
+        return await this.rebuild(options);
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock($1::bigint)', [REBUILD_LOCK_ID]).catch(() => undefined);
+      }
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async rebuild(options: RebuildOptions): Promise<RebuildProgress> {
+    const startedMs = Date.now();
+    await this.analyzeEventsIfStale();
+    const { replay, checkpoint, resumed } = await this.prepare();
+    const [{ total }] = await this.dataSource.query('SELECT count(*)::int AS total FROM events');
+    const resumedFrom = checkpoint ? await this.countUpTo(checkpoint) : 0;
+    const [compression] = await this.dataSource.query(
+      "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
+    );
+    const progress: RebuildProgress = {
+      ...IDLE_PROGRESS,
+      state: 'running',
+      eventsDone: resumedFrom,
+      eventsTotal: Math.max(total, resumedFrom),
+      resumedFrom: resumed ? resumedFrom : 0,
+      startedAt: new Date(startedMs).toISOString(),
+    };
+    const run: Run = {
+      replay,
+      options,
+      lz4: compression?.lz4 === true,
+      writes: 0,
+      lastWriteMs: 0,
+      report: () => {
+        const seconds = (Date.now() - startedMs) / 1000;
+        progress.eventsPerSecond =
+          seconds > 0 ? Math.round((progress.eventsDone - resumedFrom) / seconds) : 0;
+        progress.eventsTotal = Math.max(progress.eventsTotal, progress.eventsDone);
+        options.onProgress?.({ ...progress });
+      },
+      progress,
+    };
+    run.report();
+
+    const after = await this.replayLog(run, checkpoint);
+    // Fresh tables have no statistics yet; the swap makes them the live ones.
+    await this.analyzeShadows();
+    for (let attempt = 1; ; attempt++) {
+      // What commit-safe reads could not reach yet (a long transaction anywhere holds them back)
+      // is caught up stream by stream, so that little is left for the swap's lock.
+      await this.catchUp(run, after);
+      try {
+        const swapStarted = Date.now();
+        progress.eventsDone += await this.swap(run, after);
+        progress.swapMs = Date.now() - swapStarted;
+        break;
+      } catch (error) {
+        if (!isLockConflict(error) || attempt >= SWAP_ATTEMPTS) throw error;
+        // The swap's writes rolled back; the states in memory went further: reload them.
+        await sleep(Math.min(1000, 50 * attempt));
+        run.replay = new ReadModelReplay(this.dataSource, this.store, SHADOW, false);
+      }
+    }
+    progress.state = 'done';
+    progress.finishedAt = new Date().toISOString();
+    run.report();
+    return { ...progress };
+  }
+
+  /** Resumes a crashed rebuild whose shadow tables and checkpoint survived, or starts afresh. */
+  private async prepare(): Promise<{
+    replay: ReadModelReplay;
+    checkpoint: Checkpoint | null;
+    resumed: boolean;
+  }> {
+    const checkpoint = await this.store.loadCheckpoint(REBUILD_CHECKPOINT);
+    let resumable = checkpoint !== null;
+    for (const table of READ_MODEL_TABLES) {
+      // A migration since the crash may have changed a live table: its old copy cannot replace it.
+      if (resumable)
+        resumable = (await shape(this.dataSource, shadowOf(table))) === (await shape(this.dataSource, table));
+    }
+    if (resumable) {
+      // States are looked up in the shadow tables from now on.
+      await this.analyzeShadows();
+      return {
+        replay: new ReadModelReplay(this.dataSource, this.store, SHADOW, false),
+        checkpoint,
+        resumed: true,
+      };
+    }
+    await withTransaction(this.dataSource, async (runner) => {
+      for (const table of READ_MODEL_TABLES) {
+        await runner.query(`DROP TABLE IF EXISTS ${shadowOf(table)}`);
+        await runner.query(`CREATE TABLE ${shadowOf(table)} (LIKE ${table} INCLUDING ALL)`);
+      }
+      await runner.query('DELETE FROM projection_checkpoints WHERE name = $1', [REBUILD_CHECKPOINT]);
+    });
+    return {
+      replay: new ReadModelReplay(this.dataSource, this.store, SHADOW, true),
+      checkpoint: null,
+      resumed: false,
+    };
+  }
+
+  /**
+   * Replays the log from `after` until a read comes back short (the end, as far as commit-safe
+   * reads reach). Three things overlap: PostgreSQL reads the next batch and writes the rows taken
+   * at the last checkpoint while this process folds the current batch.
+   */
+  private async replayLog(run: Run, after: Checkpoint | null): Promise<Checkpoint | null> {
+    const batchSize = run.options.batchSize ?? DEFAULT_BATCH;
+    const interval = run.options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
+    let saved = after;
+    let savedAt = Date.now();
+    let writing: Promise<void> | undefined;
+    const checkpointAt = async (checkpoint: Checkpoint) => {
+      await writing; // one write at a time, in order; its failure stops the rebuild here
+      if (run.replay.cachedStates > (run.options.cacheLimit ?? DEFAULT_CACHE_LIMIT)) {
+        run.replay.dropCache();
+        await this.analyzeShadows();
+      }
+      writing = this.write(run, run.replay.takePending(), checkpoint);
+      writing.catch(() => undefined); // handled where it is awaited
+      saved = checkpoint;
+      savedAt = Date.now();
+    };
+    try {
+      let next: Promise<RecordedEvent[]> | undefined = this.store.readAll(after, batchSize);
+      while (next) {
+        const events: RecordedEvent[] = await next;
+        if (!events.length) break;
+        const last = events[events.length - 1];
+        after = { transactionId: last.transactionId, position: last.position };
+        next = events.length === batchSize ? this.store.readAll(after, batchSize) : undefined;
+        next?.catch(() => undefined); // handled where it is awaited
+        await run.replay.applyLogEvents(events);
+        run.progress.eventsDone += events.length;
+        // Writing takes at most about a fifth of the time, however large the rows are.
+        const wait = interval > 0 ? Math.max(interval, 4 * run.lastWriteMs) : 0;
+        if (Date.now() - savedAt >= wait || run.replay.pendingRows >= MAX_PENDING_ROWS)
+          await checkpointAt(after);
+        run.report();
+      }
+      if (saved !== after) await checkpointAt(after!);
+      await writing;
+      return after;
+    } finally {
+      // Never leave a write running behind a failed rebuild (its lock is released next).
+      await writing?.catch(() => undefined);
+    }
+  }
+
+  /** One bulk write of taken rows, with the checkpoint in the same transaction. */
+  private async write(run: Run, pending: PendingRows, checkpoint: Checkpoint): Promise<void> {
+    const started = Date.now();
+    await withTransaction(this.dataSource, async (runner) => {
+      // lz4 compresses the large case documents several times faster than the default pglz.
+      if (run.lz4) await runner.query("SET LOCAL default_toast_compression = 'lz4'");
+      await run.replay.write(runner, pending);
+      await this.store.saveCheckpoint(REBUILD_CHECKPOINT, checkpoint, runner);
+    });
+    run.lastWriteMs = Date.now() - started;
+    run.writes++;
+    if (run.options.crashAfterWrites !== undefined && run.writes >= run.options.crashAfterWrites) {
+      throw new Error(`Rebuild stopped by its test hook after ${run.writes} bulk write(s).`);
+    }
+  }
+
+  /**
+   * Applies the events committed after the checkpoint, stream by stream, and writes the rows
+   * without moving the checkpoint: a resume replays from it and skips the versions already in.
+   */
+  private async catchUp(run: Run, after: Checkpoint | null): Promise<void> {
+    await run.replay.applyStreams(await this.streamsAfter(this.dataSource, after));
+    if (!run.replay.pendingRows) return;
+    await withTransaction(this.dataSource, async (runner) => {
+      if (run.lz4) await runner.query("SET LOCAL default_toast_compression = 'lz4'");
+      await run.replay.flush(runner);
+    });
+  }
+
+  private async streamsAfter(db: DataSource | QueryRunner, after: Checkpoint | null): Promise<string[]> {
+    const rows: { stream_id: string }[] = await db.query(
+      `SELECT DISTINCT stream_id FROM events WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)`,
+      [after?.transactionId ?? '0', after?.position ?? '0'],
+    );
+    return rows.map((row) => row.stream_id);
+  }
+
+  /**
+   * Catches up under the events lock and puts the shadow tables in place of the live ones.
+   * Answers how many events the catch-up covered.
+   */
+  private async swap(run: Run, after: Checkpoint | null): Promise<number> {
+    const { replay } = run;
+    return withTransaction(this.dataSource, async (runner) => {
+      await runner.query(`SET LOCAL lock_timeout = '${SWAP_LOCK_TIMEOUT}'`);
+      if (run.lz4) await runner.query("SET LOCAL default_toast_compression = 'lz4'");
+      // The order commands take these locks in: a new case reserves its id in case_ids before it
+      // appends, and its projection writes case_view after; a restore locks case_ids first too.
+      await runner.query('LOCK TABLE case_ids IN EXCLUSIVE MODE');
+      await runner.query('LOCK TABLE events IN SHARE MODE');
+      const streams: { stream_id: string; events: number }[] = await runner.query(
+        `SELECT stream_id, count(*)::int AS events FROM events
+          WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint) GROUP BY stream_id`,
+        [after?.transactionId ?? '0', after?.position ?? '0'],
+      );
+      await replay.applyStreams(
+        streams.map((row) => row.stream_id),
+        runner,
+      );
+      await replay.flush(runner);
+
+      const indexes = new Map<string, IndexDefinition[]>();
+      const triggers = new Map<string, string[]>();
+      for (const table of READ_MODEL_TABLES) {
+        indexes.set(table, await indexDefinitions(runner, table));
+        triggers.set(table, await triggerDefinitions(runner, table));
+      }
+      const tables = READ_MODEL_TABLES.flatMap((table) => [table, shadowOf(table)]);
+      await runner.query(`LOCK TABLE ${tables.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+      for (const table of READ_MODEL_TABLES) {
+        await runner.query(`ALTER TABLE ${table} RENAME TO ${table}_old`);
+        await runner.query(`ALTER TABLE ${shadowOf(table)} RENAME TO ${table}`);
+        await runner.query(`DROP TABLE ${table}_old`);
+        await restoreIndexNames(runner, table, indexes.get(table)!);
+        for (const definition of triggers.get(table)!) await runner.query(definition);
+      }
+      await runner.query('DELETE FROM projection_checkpoints WHERE name = $1', [REBUILD_CHECKPOINT]);
+      return streams.reduce((sum, row) => sum + row.events, 0);
+    });
+  }
+
+  /**
+   * Without statistics (a log just loaded or restored that autovacuum has not analyzed yet) the
+   * planner reads each batch of readAll by sorting the whole rest of the log: quadratic. Cheap
+   * to prevent: ANALYZE samples a fixed number of rows.
+   */
+  private async analyzeEventsIfStale(): Promise<void> {
+    const [stats] = await this.dataSource.query(
+      `SELECT n_live_tup::float AS live, n_mod_since_analyze::float AS changed,
+              coalesce(last_analyze, last_autoanalyze) IS NULL AS never
+         FROM pg_stat_user_tables WHERE relid = to_regclass('events')`,
+    );
+    if (stats && (stats.never || stats.changed > 1000 + stats.live / 5)) {
+      await this.dataSource.query('ANALYZE events').catch(() => undefined); // an optimisation only
+    }
+  }
+
+  /**
+   * Statistics for the shadow tables, which are looked up by key and become the live tables.
+   * Documents (jsonb) are left out: reading them all back costs seconds and no query filters on
+   * them; autovacuum analyzes the whole tables later.
+   */
+  private async analyzeShadows(): Promise<void> {
+    const rows: { name: string; columns: string[] }[] = await this.dataSource.query(
+      `SELECT c.relname AS name, array_agg(quote_ident(a.attname) ORDER BY a.attnum) AS columns
+         FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+        WHERE c.oid = ANY(SELECT to_regclass(t) FROM unnest($1::text[]) AS t)
+          AND a.attnum > 0 AND NOT a.attisdropped AND a.atttypid <> 'jsonb'::regtype
+        GROUP BY c.relname`,
+      [READ_MODEL_TABLES.map(shadowOf)],
+    );
+    await this.dataSource.query(
+      `ANALYZE ${rows.map((row) => `${row.name} (${row.columns.join(', ')})`).join(', ')}`,
+    );
+  }
+
+  private async countUpTo(checkpoint: Checkpoint): Promise<number> {
+    const [{ n }] = await this.dataSource.query(
+      'SELECT count(*)::int AS n FROM events WHERE (transaction_id, global_position) <= ($1::xid8, $2::bigint)',
+      [checkpoint.transactionId, checkpoint.position],
+    );
+    return n;
+  }
+}
+
+/** One rebuild under way. */
+interface Run {
+  replay: ReadModelReplay;
+  readonly options: RebuildOptions;
+  readonly progress: RebuildProgress;
+  readonly report: () => void;
+  /** Whether the server compresses with lz4 (PostgreSQL 14+ built with it). */
+  readonly lz4: boolean;
+  writes: number;
+  lastWriteMs: number;
+}
+
+interface IndexDefinition {
+  name: string;
+  /** The definition without its own name and table: equal for a table and its LIKE copy. */
+  shape: string;
+}
+
+/** Columns and indexes of a table, without its name: equal for a table and its LIKE copy. */
+async function shape(dataSource: DataSource, table: string): Promise<string | null> {
+  const [row] = await dataSource.query(
+    `SELECT (SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END, ', ' ORDER BY a.attnum)
+               FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+            (SELECT string_agg(d, ', ' ORDER BY d) FROM (
+               SELECT regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', '\\1') AS d
+                 FROM pg_index i WHERE i.indrelid = c.oid) s) AS indexes
+       FROM pg_class c WHERE c.oid = to_regclass($1)`,
+    [table],
+  );
+  return row ? `${row.columns} | ${row.indexes}` : null;
+}
+
+async function indexDefinitions(runner: QueryRunner, table: string): Promise<IndexDefinition[]> {
+  const rows: { name: string; definition: string }[] = await runner.query(
+    `SELECT c.relname AS name, pg_get_indexdef(c.oid) AS definition
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`,
+    [table],
+  );
+  return rows.map(({ name, definition }) => ({
+    name,
+    shape: definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+ /, '$1'),
+  }));
+}
+
+/** The copied indexes got names from the shadow table; give them the names the live ones had. */
+async function restoreIndexNames(
+  runner: QueryRunner,
+  table: string,
+  wanted: IndexDefinition[],
+): Promise<void> {
+  const current = await indexDefinitions(runner, table);
+  for (const { name, shape } of wanted) {
+    const index = current.findIndex((candidate) => candidate.shape === shape);
+    if (index < 0) continue;
+    const [match] = current.splice(index, 1);
+    if (match.name !== name) await runner.query(`ALTER INDEX "${match.name}" RENAME TO "${name}"`);
+  }
+}
+
+/** LIKE … INCLUDING ALL copies no triggers: they are recreated on the new table. */
+async function triggerDefinitions(runner: QueryRunner, table: string): Promise<string[]> {
+  const rows: { definition: string }[] = await runner.query(
+    `SELECT pg_get_triggerdef(oid) AS definition FROM pg_trigger
+      WHERE tgrelid = to_regclass($1) AND NOT tgisinternal ORDER BY tgname`,
+    [table],
+  );
+  return rows.map((row) => row.definition);
+}
+
+/** lock_not_available (our lock_timeout) or deadlock_detected: the swap is tried again. */
+function isLockConflict(error: unknown): boolean {
+  const code =
+    (error as { driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+  return code === '55P03' || code === '40P01';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
