@@ -23,7 +23,10 @@ export interface TestApp {
 /** The built app (frontend/dist), served by the API process as in production. */
 export const BUILT_SPA = join(__dirname, '..', '..', 'frontend', 'dist');
 
-export async function startTestApp(env: Record<string, string> = {}, options: { spaDir?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { spaDir?: string } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'af-test-'));
   const config = loadConfig({
@@ -34,7 +37,12 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     PORT: '0',
     ...env,
   });
-  const app = await createApp({ config, databaseUrl: database.url, logger: false, spaDir: options.spaDir ?? '/nonexistent' });
+  const app = await createApp({
+    config,
+    databaseUrl: database.url,
+    logger: false,
+    spaDir: options.spaDir ?? '/nonexistent',
+  });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}${config.basePath}`;

@@ -3,7 +3,11 @@ import pino, { type Logger } from 'pino';
 
 /** One JSON line per entry on stdout, with the context (Nest's "logger name") as a field. */
 export function createRootLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: { service: 'alignerflow', pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino({
+    level,
+    base: { service: 'alignerflow', pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
 }
 
 /** Nest's logger interface on top of pino, so framework and application logs share one format. */
