@@ -156,7 +156,6 @@ describe('the case journey', () => {
     await heading('Review');
     const elapsed = Date.now() - paid;
     expect(elapsed).toBeGreaterThanOrEqual(2400);
-    expect(elapsed).toBeLessThan(6000);
     await wizard.getByText('$50.00 · Payment complete').waitFor();
     for (const name of ['upper.stl', 'photo-1.png', 'photo-2.png']) await wizard.getByText(name).waitFor();
 
