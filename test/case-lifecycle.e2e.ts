@@ -186,4 +186,13 @@ describe('case lifecycle over HTTP', () => {
     expect(final.version).toBe(history.length);
     expect(final.notes.filter((note: { text: string }) => note.text.startsWith('note '))).toHaveLength(5);
   });
+  it('gives every one of many simultaneous new cases its own id, never a 409', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, index) =>
+        rep.post('/cases', { patientName: `Rush ${index}`, doctorName: 'D', clinicName: 'C' }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).filter((status) => status !== 201)).toEqual([]);
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(150);
+  });
 });

@@ -10,6 +10,7 @@ import {
 import { DataSource } from 'typeorm';
 import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
 import { claimUploads } from '../../files/upload-claims.js';
+import { DomainRejection } from '../../common/domain-rejection.js';
 
 export class CreateCaseCommand {
   constructor(
@@ -55,8 +56,7 @@ export class CreateCaseHandler implements ICommandHandler<CreateCaseCommand, Cas
           },
         );
       } catch (error) {
-        const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code;
-        if (code !== UNIQUE_VIOLATION || attempt >= 10) throw error;
+        if (!isIdCollision(error) || attempt >= 10) throw error;
       }
     }
   }
@@ -82,4 +82,14 @@ function fileUrls(files: unknown): { url: string }[] {
   return Array.isArray(files)
     ? files.filter((file): file is { url: string } => typeof file?.url === 'string')
     : [];
+}
+
+/**
+ * Another creation took the id first: either its reservation is still uncommitted (the unique
+ * key on case_ids) or it is committed and the stream exists (the domain's conflict). Ids are the
+ * server's choice, so either way the answer is to pick another.
+ */
+function isIdCollision(error: unknown): boolean {
+  if (error instanceof DomainRejection) return error.getStatus() === 409;
+  return (error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION;
 }
