@@ -119,4 +119,3 @@ describe('API benchmarks', () => {
     expect(first.body.length).toBeGreaterThanOrEqual(10_000);
   });
 });
-
