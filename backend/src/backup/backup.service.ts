@@ -12,6 +12,7 @@ import {
   type Actor,
   type UserEventData,
   type UserState,
+  RESTORE_MARKER,
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
@@ -33,7 +34,6 @@ import { UserViewProjection } from '../users/user-view.projection.js';
 import { checkBackup, type BackupCase, type BackupUser } from './backup-file.js';
 
 export const RESTORE_STREAM = 'system-restores';
-export const RESTORE_MARKER = 'BackupRestored';
 const EXPORT_BATCH = 5000;
 const RESTORE_ATTEMPTS = 3;
 /** argon2 hashes at once: each takes ~19 MB and a libuv thread for tens of milliseconds. */

@@ -9,6 +9,7 @@ import {
   type Alert,
   type Case,
   type User,
+  RESTORE_MARKER,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
@@ -27,7 +28,6 @@ export type LiveEventName =
   | 'doctor_alert';
 
 /** The marker a restore appends before its import events. */
-export const RESTORE_MARKER = 'BackupRestored';
 
 /**
  * A message ready to go out. `key` is the log entry it stands for (its `id:` is key.position):

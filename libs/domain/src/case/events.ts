@@ -78,3 +78,6 @@ export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
 export function caseStreamId(caseId: string): string {
   return `case-${caseId}`;
 }
+
+/** The marker a restore appends before its import events (stream 'system-restores'). */
+export const RESTORE_MARKER = 'BackupRestored';
