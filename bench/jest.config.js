@@ -8,4 +8,6 @@ module.exports = {
   roots: ['<rootDir>/bench'],
   testMatch: ['**/*.bench.ts'],
   testTimeout: 600000,
+  globalSetup: '<rootDir>/bench/bench-setup.ts',
+  globalTeardown: '<rootDir>/bench/bench-teardown.ts',
 };
