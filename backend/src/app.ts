@@ -9,6 +9,7 @@ import { jsonBody } from './common/body-parsers.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { runMigrations } from './database/migrations.js';
+import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';
 import { createRootLogger, PinoLogger } from './logging/logger.js';
@@ -34,6 +35,8 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
   const api = `${config.basePath}api`;
+  // While draining, answers end their connections (see ProcessLifecycle).
+  app.use(app.get(ProcessLifecycle).closeConnectionsWhileDraining);
   // A restore carries a whole lab's data; everything else is a small form.
   app.use(requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })));
   app.use(`${api}/restore`, jsonBody('200mb'));
@@ -41,7 +44,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   app.use(cookieParser());
   app.setGlobalPrefix(api.slice(1));
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): main.ts owns SIGTERM, to drain before the modules are destroyed.
   serveSpa(app, config.basePath, options.spaDir ?? join(__dirname, '..', '..', 'frontend', 'dist'));
   await app.get(SeedService).seedEmptyStore();
   return app;

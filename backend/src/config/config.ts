@@ -12,6 +12,12 @@ export interface AppConfig {
   /** Whether cookies must be Secure: behind TLS in production. */
   secureCookies: boolean;
   ai: { apiKey: string | undefined; model: string; endpoint: string };
+  shutdown: {
+    /** After SIGTERM, how long the listener stays open answering readiness 503 (SHUTDOWN_DELAY_MS). */
+    delayMs: number;
+    /** The bound on the whole shutdown; past it the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
+    timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -66,6 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: env.AI_MODEL?.trim() || 'gemini-2.5-flash',
       endpoint: checkedUrl('AI_ENDPOINT', env.AI_ENDPOINT, 'https://generativelanguage.googleapis.com', fail),
     },
+    shutdown: {
+      delayMs: milliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, fail),
+      timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, fail),
+    },
   };
 }
 
@@ -80,4 +90,17 @@ function checkedUrl(
   const url = value?.trim() || fallback;
   if (!/^https?:\/\/[^\s]+$/.test(url)) fail(name, `must be an http(s) URL, got "${value}"`);
   return url.replace(/\/$/, '');
+}
+
+function milliseconds(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  fail: (name: string, why: string) => never,
+): number {
+  const raw = value?.trim();
+  if (!raw) return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0) fail(name, `must be a whole number of milliseconds, got "${raw}"`);
+  return ms;
 }

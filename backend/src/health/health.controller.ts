@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import { Public } from '../common/current-actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { RedisConnection } from '../redis/redis.module.js';
+import { ProcessLifecycle } from './process-lifecycle.js';
+import { ReadinessService } from './readiness.service.js';
 
 @Controller()
 export class HealthController {
@@ -11,6 +13,8 @@ export class HealthController {
     private readonly dataSource: DataSource,
     private readonly redis: RedisConnection,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly readiness: ReadinessService,
+    private readonly lifecycle: ProcessLifecycle,
   ) {}
 
   @Public()
@@ -23,6 +27,29 @@ export class HealthController {
     const redis = await this.redis.ping();
     if (db === 'down') response.status(503);
     return { status: db === 'up' ? 'ok' : 'error', db, redis };
+  }
+
+  /**
+   * Liveness: answers 200 for as long as the event loop turns, draining or not (a restart would
+   * only cut the drain short). For a container HEALTHCHECK or a liveness probe.
+   */
+  @Public()
+  @Get('health/live')
+  live() {
+    return { status: 'alive', draining: this.lifecycle.draining };
+  }
+
+  /**
+   * Readiness: 200 when this process should get traffic, else 503 with the reason: draining
+   * (from SIGTERM on), database or Redis unreachable, migrations not applied. For the proxy and
+   * orchestrator; never restart on it.
+   */
+  @Public()
+  @Get('health/ready')
+  async ready(@Res({ passthrough: true }) response: Response) {
+    const readiness = await this.readiness.check();
+    if (readiness.status !== 'ready') response.status(503);
+    return readiness;
   }
 
   /** What the SPA needs before sign-in. */

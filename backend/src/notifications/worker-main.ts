@@ -10,6 +10,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
 import { runMigrations } from '../database/migrations.js';
 import { EventStoreModule } from '../event-store/event-store.module.js';
+import { onTerminationSignal } from '../health/shutdown.js';
 import { NotificationsCoreModule } from './notifications.module.js';
 
 @Module({})
@@ -62,11 +63,13 @@ export async function runWorkerProcess(config: AppConfig): Promise<void> {
   const logger = new Logger('AlignerFlow');
   const context = await createWorker({ config, databaseUrl: config.databaseUrl });
   logger.log('AlignerFlow notification worker is running.');
-  const shutdown = async (signal: string) => {
-    logger.log(`${signal}: shutting down`);
-    await context.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // Closing the context stops the dispatcher first (ending its session releases the leader's
+  // advisory lock, so another process takes over), then the queue: BullMQ takes no new job and
+  // waits for the running ones; a job still running when the bound passes keeps its lock, which
+  // expires, and another worker runs it again: the deliveries table makes it skip what was sent.
+  onTerminationSignal({
+    logger,
+    timeoutMs: config.shutdown.timeoutMs,
+    shutdown: () => context.close(),
+  });
 }

@@ -1,0 +1,156 @@
+import { caseStreamId } from '@alignerflow/domain';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import {
+  buildBackend,
+  BUILD_TIMEOUT_MS,
+  START_TIMEOUT_MS,
+  startApiProcess,
+  type ApiProcess,
+} from './support/app-process';
+import { createTestDatabase } from './support/database';
+import { eventually, sql } from './support/helpers';
+import { SseStream } from './support/sse';
+
+/** Long enough to see readiness answer 503 before the listener closes, even on a busy machine. */
+const SHUTDOWN_DELAY_MS = 3_000;
+const CASE_ID = 'CA-2024-001';
+
+/** A request on a connection of its own, so a kept-alive one cannot hide a closed listener. */
+async function freshGet(url: string): Promise<{ status: number; body: any } | 'refused'> {
+  try {
+    const answer = await fetch(url, { headers: { connection: 'close' } });
+    return { status: answer.status, body: await answer.json() };
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code === 'ECONNREFUSED') return 'refused';
+    throw error;
+  }
+}
+
+/**
+ * A real API process (`node backend/dist/main.js`) gets SIGTERM while a command waits in its
+ * transaction for the case's lock (held from this test's own connection), and drains: readiness
+ * 503, then no new connections, the live stream ends with a `retry:` hint, the command still
+ * commits and is answered, and the process exits 0.
+ */
+describe('graceful shutdown of an API process', () => {
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  let dataDir: string | undefined;
+  let app: ApiProcess | undefined;
+  let locker: Client | undefined;
+
+  beforeAll(async () => {
+    await buildBackend();
+    database = await createTestDatabase();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'af-shutdown-'));
+    app = await startApiProcess('API', {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+      SHUTDOWN_TIMEOUT_MS: '60000',
+    });
+  }, BUILD_TIMEOUT_MS + START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await app?.stop();
+    await locker?.end().catch(() => undefined);
+    await database?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('answers liveness and readiness, and keeps GET /health as it was', async () => {
+    expect(await freshGet(`${app!.api}/health/live`)).toEqual({
+      status: 200,
+      body: { status: 'alive', draining: false },
+    });
+    expect(await freshGet(`${app!.api}/health/ready`)).toEqual({
+      status: 200,
+      body: { status: 'ready', draining: false, db: 'up', redis: 'disabled', migrations: 'applied' },
+    });
+    expect(await freshGet(`${app!.api}/health`)).toEqual({
+      status: 200,
+      body: { status: 'ok', db: 'up', redis: 'disabled' },
+    });
+  });
+
+  it('on SIGTERM finishes the command in flight, ends the live stream with a retry hint, and exits 0', async () => {
+    const admin = await app!.login('admin');
+    const stream = await SseStream.open(`${app!.api}/events`, { token: admin.token });
+    await stream.until(() => stream.lastEventId !== '', 'the first id');
+
+    // Hold the case's stream lock, so the command waits for it inside its transaction.
+    locker = new Client({ connectionString: database!.url });
+    await locker.connect();
+    await locker.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+    let answered = false;
+    const command = admin.post(`/cases/${CASE_ID}/notes`, { text: 'sent before the SIGTERM' }).finally(() => {
+      answered = true;
+    });
+    await eventually(
+      async () =>
+        (
+          await sql(
+            database!.url,
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+          )
+        )[0].n === 1,
+      15_000,
+      'the command to wait for the case lock',
+    );
+
+    app!.terminate();
+    // Readiness turns 503 at once, while the listener still accepts (SHUTDOWN_DELAY_MS)…
+    let drainingAnswer: { status: number; body: any } | undefined;
+    await eventually(
+      async () => {
+        const answer = await freshGet(`${app!.api}/health/ready`);
+        if (answer !== 'refused' && answer.status === 503) drainingAnswer = answer;
+        return drainingAnswer !== undefined || answer === 'refused';
+      },
+      15_000,
+      'readiness to answer 503',
+    );
+    expect(drainingAnswer).toEqual({
+      status: 503,
+      body: expect.objectContaining({ status: 'not ready', reason: 'draining', draining: true }),
+    });
+    // …liveness stays 200 (a restart would only cut the drain short)…
+    const live = await freshGet(`${app!.api}/health/live`);
+    if (live !== 'refused') expect(live).toEqual({ status: 200, body: { status: 'alive', draining: true } });
+
+    // …then new connections are refused, and the live stream ends with a retry hint.
+    await eventually(
+      async () => (await freshGet(`${app!.api}/health/live`)) === 'refused',
+      30_000,
+      'new connections to be refused',
+    );
+    await stream.ended;
+    expect(stream.endedBy).toBe('server');
+    expect(stream.retries.length).toBeGreaterThanOrEqual(2); // the opening hint and the last one
+    expect(answered).toBe(false);
+    expect(app!.child.exitCode).toBeNull();
+
+    // The command still holds its transaction open: let it through, and it is answered.
+    await locker.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+    const noted = await command;
+    expect(noted.status).toBe(201);
+    expect(noted.headers.get('connection')).toBe('close');
+    const events = await sql(
+      database!.url,
+      `SELECT data FROM events WHERE stream_id = $1 AND stream_version = $2`,
+      [caseStreamId(CASE_ID), noted.body.version],
+    );
+    expect(JSON.stringify(events)).toContain('sent before the SIGTERM');
+
+    const exit = await Promise.race([
+      app!.exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000).unref()),
+    ]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(app!.output()).toContain('Shut down cleanly');
+  }, 120_000);
+});
