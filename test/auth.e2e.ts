@@ -202,6 +202,33 @@ describe('auth over HTTP', () => {
     });
   });
 
+  describe('sessions remembered by the API process', () => {
+    it('refuses a logged-out token at once, though the session was just used', async () => {
+      const client = await lab.login('tech');
+      expect((await client.get('/auth/me')).status).toBe(200);
+      expect((await client.get('/cases')).status).toBe(200);
+      expect((await client.post('/auth/logout')).status).toBe(204);
+      expect(await client.get('/cases')).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+    });
+
+    it("ends a deleted user's sessions and applies a role change at once", async () => {
+      const admin = await lab.login('admin');
+      for (const username of ['gone.soon', 'promoted.soon'])
+        expect((await admin.post('/users', { username, password: 'pw', role: 'Doctor' })).status).toBe(201);
+      const gone = await lab.login('gone.soon', 'pw');
+      const promoted = await lab.login('promoted.soon', 'pw');
+      expect((await gone.get('/auth/me')).status).toBe(200);
+      expect((await promoted.get('/users')).status).toBe(403);
+
+      expect((await admin.delete('/users/gone.soon')).status).toBe(204);
+      expect(await gone.get('/auth/me')).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+
+      expect((await admin.put('/users/promoted.soon', { role: 'Manager' })).status).toBe(200);
+      expect((await promoted.get('/users')).status).toBe(200);
+      expect((await admin.delete('/users/promoted.soon')).status).toBe(204);
+    });
+  });
+
   describe('GET /auth/me', () => {
     it('answers the signed-in user for every role', async () => {
       for (const [username, role] of [

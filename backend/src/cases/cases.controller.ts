@@ -4,7 +4,7 @@ import { CASE_TEXTS, parseInteger, parseStatus, type Actor, type Case } from '@a
 import type { Request, Response } from 'express';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
-import { withEtag } from '../common/etag.js';
+import { sendWithEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
 import { CasesQueries } from './cases.queries.js';
 import {
@@ -62,12 +62,9 @@ export class CasesController {
   ) {}
 
   @Get('cases')
-  async list(
-    @CurrentActor() actor: Actor,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ) {
-    return withEtag(request, response, await this.queries.listTag(actor), () => this.queries.list(actor));
+  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
+    const { tag, body } = await this.queries.listVersion(actor);
+    await sendWithEtag(request, response, tag, body);
   }
 
   @Get('cases/:id')

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   ALL_CASE_STATUSES,
   canSeeCase,
@@ -11,6 +12,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
+import { CaseListCache, type ListVersion } from './case-list-cache.js';
 
 const SYSTEM_ACTOR = { username: 'system', role: 'System' };
 
@@ -25,11 +27,20 @@ export interface CaseHistoryEntry {
 
 /** Every case read comes from the case_view projection; the history from the case's stream. */
 @Injectable()
-export class CasesQueries {
+export class CasesQueries implements OnModuleDestroy {
+  private readonly listCache: CaseListCache;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: EventStore,
-  ) {}
+    emitter: EventEmitter2,
+  ) {
+    this.listCache = new CaseListCache(dataSource, emitter);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.listCache.close();
+  }
 
   private visibleTo(actor: Actor): { where: string; params: unknown[] } {
     return actor.role === 'Doctor'
@@ -37,24 +48,25 @@ export class CasesQueries {
       : { where: 'NOT deleted', params: [] };
   }
 
-  /** The ETag of the caller's list: any applied case event changes it. */
-  async listTag(actor: Actor): Promise<string> {
-    const [row] = await this.dataSource.query(
-      'SELECT coalesce(max(last_position), 0) AS position, count(*) AS n FROM case_view',
-    );
+  /** The caller's list as GET /cases sends it: its ETag, and its JSON serialised once per change. */
+  listVersion(actor: Actor): Promise<ListVersion> {
     const scope = actor.role === 'Doctor' ? `d:${actor.username.toLowerCase()}` : 'staff';
-    return `"c${row.position}-${row.n}-${Buffer.from(scope).toString('base64url')}"`;
+    return this.listCache.version(scope, () => this.listJson(actor));
   }
 
   async list(actor: Actor): Promise<Case[]> {
+    return JSON.parse(await this.listJson(actor));
+  }
+
+  /** The JSON is assembled by PostgreSQL: no parse and re-serialise of every case in Node. */
+  private async listJson(actor: Actor): Promise<string> {
     const { where, params } = this.visibleTo(actor);
-    // The JSON is assembled by PostgreSQL: no parse and re-serialise of every case in Node.
     const [row] = await this.dataSource.query(
       `SELECT coalesce(json_agg(data || jsonb_build_object('version', version) ORDER BY created_date DESC, id), '[]')::text AS list
          FROM case_view WHERE ${where}`,
       params,
     );
-    return JSON.parse(row.list);
+    return row.list;
   }
 
   async findVisible(actor: Actor, id: string): Promise<Case | undefined> {

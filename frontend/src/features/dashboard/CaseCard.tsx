@@ -38,7 +38,7 @@ export function CaseCard({ item, atRisk, actions, onOpenCase }: CaseCardProps) {
   };
 
   return (
-    <li className={`case-card${atRisk ? ' at-risk' : ''}`}>
+    <li className={`case-card${atRisk ? ' at-risk' : ''}`} data-row>
       <button type="button" className="case-card__open" onClick={() => onOpenCase(item.id)}>
         <span className="case-card__head">
           <strong>{item.patientName}</strong>

@@ -3,6 +3,10 @@ import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { CaseActionButtons, type CaseActionHandlers } from './CaseActionButtons';
 import { DASHBOARD_TEXTS } from './texts';
+import { useRowWindow } from './useRowWindow';
+
+/** A table row's height before one is measured. */
+const ROW_PX = 45;
 
 interface CaseTableProps {
   cases: Case[];
@@ -11,12 +15,21 @@ interface CaseTableProps {
   onOpenCase: (id: string) => void;
 }
 
-/** Desktop case list (768 px and wider). Rows open the case with a click or Enter. */
+/**
+ * Desktop case list (768 px and wider). Rows open the case with a click or Enter. A long list
+ * renders only the rows near the viewport; the table still tells assistive technology its length.
+ */
 export function CaseTable({ cases, atRisk, actions, onOpenCase }: CaseTableProps) {
   const columns = DASHBOARD_TEXTS.columns;
+  const rows = useRowWindow<HTMLDivElement>(cases.length, ROW_PX);
+  const columnCount = actions ? 7 : 6;
   return (
-    <div className="table-wrap case-table">
-      <table className="table" aria-labelledby="all-cases">
+    <div className="table-wrap case-table" ref={rows.containerRef}>
+      <table
+        className="table"
+        aria-labelledby="all-cases"
+        aria-rowcount={rows.windowed ? cases.length + 1 : undefined}
+      >
         <thead>
           <tr>
             <th scope="col">{columns.id}</th>
@@ -29,11 +42,14 @@ export function CaseTable({ cases, atRisk, actions, onOpenCase }: CaseTableProps
           </tr>
         </thead>
         <tbody>
-          {cases.map((item) => {
+          {rows.before ? <Spacer height={rows.before} columns={columnCount} /> : null}
+          {cases.slice(rows.start, rows.end).map((item, index) => {
             const risky = atRisk.has(item.id);
             return (
               <tr
                 key={item.id}
+                data-row
+                aria-rowindex={rows.windowed ? rows.start + index + 2 : undefined}
                 className={`clickable${risky ? ' at-risk' : ''}`}
                 tabIndex={0}
                 onClick={() => onOpenCase(item.id)}
@@ -60,8 +76,18 @@ export function CaseTable({ cases, atRisk, actions, onOpenCase }: CaseTableProps
               </tr>
             );
           })}
+          {rows.after ? <Spacer height={rows.after} columns={columnCount} /> : null}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Stands in for rows not rendered, keeping the scroll height. */
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  return (
+    <tr aria-hidden="true" className="row-spacer">
+      <td colSpan={columns} style={{ height }} />
+    </tr>
   );
 }

@@ -4,13 +4,14 @@ import { useCache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
 import type { SettingsSection } from '../settings/texts';
 import { AtRiskPanel } from './AtRiskPanel';
-import { CaseCard } from './CaseCard';
+import { CaseCards } from './CaseCards';
 import { CaseTable } from './CaseTable';
 import { isAtRisk, matchesSearch, timeInStageOf } from './caseQueries';
 import { SummaryTiles } from './SummaryTiles';
 import { TimeInStagePanel } from './TimeInStagePanel';
 import { DASHBOARD_TEXTS } from './texts';
 import { useCaseActions } from './useCaseActions';
+import { useNarrowScreen } from './useNarrowScreen';
 
 interface ManagerDashboardProps {
   user: User;
@@ -34,6 +35,7 @@ export function ManagerDashboard({
   const { busyId, toggleHold, remove } = useCaseActions();
   const isManager = can(user.role, 'manageUsers');
   const mayAct = can(user.role, 'holdCase') || can(user.role, 'deleteCase');
+  const narrow = useNarrowScreen();
 
   const visible = useMemo(() => cases.filter((item) => matchesSearch(item, query)), [cases, query]);
   const atRiskCases = useMemo(() => cases.filter((item) => isAtRisk(item)), [cases]);
@@ -113,21 +115,10 @@ export function ManagerDashboard({
 
         {visible.length === 0 ? (
           <p className="empty">{cases.length === 0 ? DASHBOARD_TEXTS.noCases : DASHBOARD_TEXTS.noMatch}</p>
+        ) : narrow ? (
+          <CaseCards cases={visible} atRisk={atRisk} actions={actions} onOpenCase={onOpenCase} />
         ) : (
-          <>
-            <CaseTable cases={visible} atRisk={atRisk} actions={actions} onOpenCase={onOpenCase} />
-            <ul className="case-cards">
-              {visible.map((item) => (
-                <CaseCard
-                  key={item.id}
-                  item={item}
-                  atRisk={atRisk.has(item.id)}
-                  actions={actions}
-                  onOpenCase={onOpenCase}
-                />
-              ))}
-            </ul>
-          </>
+          <CaseTable cases={visible} atRisk={atRisk} actions={actions} onOpenCase={onOpenCase} />
         )}
       </section>
     </div>
