@@ -41,10 +41,15 @@ describe('graceful shutdown of an API process', () => {
   let dataDir: string | undefined;
   let app: ApiProcess | undefined;
   let locker: Client | undefined;
+  let keeper: Client | undefined;
 
   beforeAll(async () => {
     await buildBackend();
     database = await createTestDatabase();
+    // A session in the database marks it as in use: other test runs sweep unused af_test_ ones.
+    keeper = new Client({ connectionString: database.url });
+    keeper.on('error', () => undefined);
+    await keeper.connect();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'af-shutdown-'));
     app = await startApiProcess('API', {
       DATABASE_URL: database.url,
@@ -57,6 +62,7 @@ describe('graceful shutdown of an API process', () => {
   afterAll(async () => {
     await app?.stop();
     await locker?.end().catch(() => undefined);
+    await keeper?.end().catch(() => undefined);
     await database?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }, 60_000);

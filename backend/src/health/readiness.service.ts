@@ -14,14 +14,16 @@ export interface Readiness {
   /** Why not, in words an operator acts on; absent when ready. */
   reason?: string;
   draining: boolean;
-  db: 'up' | 'down';
-  redis: 'up' | 'down' | 'disabled';
-  migrations: 'applied' | 'pending' | 'unknown';
+  /** The dependency checks; not made while draining (the process is on its way out anyway). */
+  db?: 'up' | 'down';
+  redis?: 'up' | 'down' | 'disabled';
+  migrations?: 'applied' | 'pending' | 'unknown';
 }
 
 /**
  * Ready = not draining, the database answers, Redis answers when configured, and every migration
- * this code ships is applied (a newer replica may be migrating a shared database).
+ * this code ships is recorded as applied (the process applies them at start; this catches a
+ * database restored or swapped under it).
  */
 @Injectable()
 export class ReadinessService {
@@ -37,16 +39,7 @@ export class ReadinessService {
 
   async check(): Promise<Readiness> {
     const draining = this.lifecycle.draining;
-    if (draining)
-      // No dependency checks: the process is on its way out whatever they would say.
-      return {
-        status: 'not ready',
-        reason: 'draining',
-        draining,
-        db: 'up',
-        redis: 'disabled',
-        migrations: 'unknown',
-      };
+    if (draining) return { status: 'not ready', reason: 'draining', draining };
     const [db, redis, migrations] = await Promise.all([
       withTimeout(this.dataSource.query('SELECT 1'), CHECK_TIMEOUT_MS, 'The database').then(
         () => 'up' as const,
@@ -73,7 +66,7 @@ export class ReadinessService {
     };
   }
 
-  private async migrations(): Promise<Readiness['migrations']> {
+  private async migrations(): Promise<NonNullable<Readiness['migrations']>> {
     if (this.migrationsApplied) return 'applied';
     try {
       this.shipped ??= readdirSync(migrationsDir()).filter((name) => name.endsWith('.sql'));
