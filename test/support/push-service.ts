@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   createDecipheriv,
   createECDH,
@@ -7,6 +7,7 @@ import {
   randomBytes,
   verify,
   type ECDH,
+  type KeyObject,
 } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -274,6 +275,23 @@ function verifyVapidJwt(jwt: string, key: string, fail: (message: string) => Err
   const [headerPart, claimsPart, signaturePart] = parts;
   const header = JSON.parse(Buffer.from(headerPart, 'base64url').toString('utf8'));
   if (header.alg !== 'ES256' || header.typ !== 'JWT') throw fail(`JWT header ${JSON.stringify(header)}`);
+  const publicKey = applicationServerKey(key, fail);
+  const signed = verify(
+    'sha256',
+    Buffer.from(`${headerPart}.${claimsPart}`),
+    { key: publicKey, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signaturePart, 'base64url'),
+  );
+  if (!signed) throw fail('JWT signature does not verify with k');
+  return JSON.parse(Buffer.from(claimsPart, 'base64url').toString('utf8'));
+}
+
+/** The key object of a `k` (one application server sends them all: imported once, as a real service would). */
+const serverKeys = new Map<string, KeyObject>();
+
+function applicationServerKey(key: string, fail: (message: string) => Error): KeyObject {
+  const known = serverKeys.get(key);
+  if (known) return known;
   const raw = Buffer.from(key, 'base64url');
   if (raw.length !== 65 || raw[0] !== 4) throw fail('k must be an uncompressed P-256 point');
   const publicKey = createPublicKey({
@@ -285,14 +303,8 @@ function verifyVapidJwt(jwt: string, key: string, fail: (message: string) => Err
     },
     format: 'jwk',
   });
-  const signed = verify(
-    'sha256',
-    Buffer.from(`${headerPart}.${claimsPart}`),
-    { key: publicKey, dsaEncoding: 'ieee-p1363' },
-    Buffer.from(signaturePart, 'base64url'),
-  );
-  if (!signed) throw fail('JWT signature does not verify with k');
-  return JSON.parse(Buffer.from(claimsPart, 'base64url').toString('utf8'));
+  serverKeys.set(key, publicKey);
+  return publicKey;
 }
 
 const hmac = (key: Buffer, data: Buffer) => createHmac('sha256', key).update(data).digest();
@@ -323,3 +335,94 @@ export function decryptAes128gcm(body: Buffer, ecdh: ECDH, authSecret: Buffer): 
   if (plain[end] !== 2) throw new Error('the last record must end with the 0x02 delimiter');
   return plain.subarray(0, end);
 }
+
+type IpcRequest = { id: number; op: 'expectVapidKey' | 'subscribe' | 'counts' | 'close'; arg?: string };
+
+/**
+ * The same push service in a process of its own (benchmarks): its checks (a TLS server, an
+ * ES256 verification and an ECDH decryption per message) then do not share the event loop of
+ * the process that measures, and their CPU can be told apart. Driven over IPC.
+ */
+export class PushServiceProcess {
+  private next = 0;
+  private readonly waiting = new Map<number, (result: any) => void>();
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly caFile: string,
+  ) {
+    child.on('message', (message: { id: number; result: unknown }) => {
+      this.waiting.get(message.id)?.(message.result);
+      this.waiting.delete(message.id);
+    });
+  }
+
+  static async start(): Promise<PushServiceProcess> {
+    const register = join(
+      __dirname,
+      '..',
+      '..',
+      'backend',
+      'src',
+      'notifications',
+      'testing',
+      'swc-register.cjs',
+    );
+    const child = spawn(process.execPath, ['-r', register, __filename], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const ready = await new Promise<{ url: string; caFile: string }>((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`the push service process exited with ${code}`)));
+    });
+    return new PushServiceProcess(child, ready.url, ready.caFile);
+  }
+
+  expectVapidKey(publicKey: string): Promise<void> {
+    return this.call('expectVapidKey', publicKey);
+  }
+
+  subscribe(): Promise<BrowserSubscription> {
+    return this.call('subscribe');
+  }
+
+  /** Messages accepted so far, and every request refused. */
+  counts(): Promise<{ received: number; rejected: PushService['rejected'] }> {
+    return this.call('counts');
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    await this.call('close');
+    await exited;
+  }
+
+  private call<T>(op: IpcRequest['op'], arg?: string): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.send({ id, op, arg } satisfies IpcRequest);
+    });
+  }
+}
+
+/** The child side of PushServiceProcess. */
+async function serveOverIpc(): Promise<void> {
+  const service = await PushService.start();
+  const send = (message: unknown) => process.send!(message);
+  process.on('message', async ({ id, op, arg }: IpcRequest) => {
+    if (op === 'expectVapidKey') send({ id, result: service.expectVapidKey(arg!) });
+    else if (op === 'subscribe') send({ id, result: service.subscribe() });
+    else if (op === 'counts')
+      send({ id, result: { received: service.received.length, rejected: service.rejected } });
+    else {
+      await service.close();
+      send({ id, result: null });
+      process.disconnect();
+    }
+  });
+  send({ url: service.url, caFile: service.caFile });
+}
+
+if (require.main === module && process.send) void serveOverIpc();

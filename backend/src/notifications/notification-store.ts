@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { Coalesced, inKeyRounds } from './coalesced.js';
 import type { Channel, NotificationJob } from './queue/notification-queue.js';
 
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed' | 'removed';
@@ -19,6 +20,18 @@ export interface PushSubscriptionRecord {
   id: string;
   endpoint: string;
   keys: { p256dh: string; auth: string };
+}
+
+export interface AttemptStart {
+  status: DeliveryStatus;
+  devices: Record<string, DeviceOutcome>;
+}
+
+interface Outcome {
+  id: string;
+  status: DeliveryStatus | null;
+  lastError: string | null;
+  devices: Record<string, DeviceOutcome>;
 }
 
 export interface FcmTokenRecord {
@@ -64,14 +77,26 @@ export class NotificationStore {
     ]);
   }
 
-  async subscriptionsOf(username: string): Promise<PushSubscriptionRecord[]> {
-    const rows: { id: string; endpoint: string; keys: { p256dh: string; auth: string } }[] =
-      await this.dataSource.query(
-        'SELECT id::text, endpoint, keys FROM push_subscriptions WHERE username = $1 ORDER BY id',
-        [username.toLowerCase()],
-      );
-    return rows;
+  /** Coalesced: the worker's concurrent jobs look their recipients up in one statement. */
+  subscriptionsOf(username: string): Promise<PushSubscriptionRecord[]> {
+    return this.subscriptionLookups.call(username.toLowerCase());
   }
+
+  private readonly subscriptionLookups = new Coalesced<string, PushSubscriptionRecord[]>(
+    async (usernames) => {
+      const rows: (PushSubscriptionRecord & { username: string })[] = await this.dataSource.query(
+        'SELECT username, id::text, endpoint, keys FROM push_subscriptions WHERE username = ANY($1) ORDER BY id',
+        [[...new Set(usernames)]],
+      );
+      const byUser = new Map<string, PushSubscriptionRecord[]>();
+      for (const { username, ...subscription } of rows) {
+        const list = byUser.get(username) ?? [];
+        list.push(subscription);
+        byUser.set(username, list);
+      }
+      return usernames.map((username) => byUser.get(username) ?? []);
+    },
+  );
 
   async removeSubscription(id: string): Promise<void> {
     await this.dataSource.query('DELETE FROM push_subscriptions WHERE id = $1', [id]);
@@ -135,50 +160,73 @@ export class NotificationStore {
 
   /**
    * A worker starts an attempt: the row exists from here on. Returns what earlier attempts left:
-   * the status (delivered/removed: nothing left to do) and the devices already done.
+   * the status (delivered/removed: nothing left to do) and the devices already done. Coalesced
+   * with the other jobs starting now (one statement, one commit).
    */
-  async beginAttempt(
-    job: NotificationJob,
-    attempt: number,
-  ): Promise<{ status: DeliveryStatus; devices: Record<string, DeviceOutcome> }> {
-    const [row]: { status: DeliveryStatus; devices: Record<string, DeviceOutcome> }[] =
-      await this.dataSource.query(
-        `INSERT INTO notification_deliveries (id, channel, username, status, attempts, event_position, job)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6)
-       ON CONFLICT (id) DO UPDATE
-         SET status = CASE WHEN notification_deliveries.status IN ('delivered', 'removed')
-                           THEN notification_deliveries.status ELSE 'queued' END,
-             attempts = CASE WHEN notification_deliveries.status IN ('delivered', 'removed')
-                             THEN notification_deliveries.attempts ELSE excluded.attempts END,
-             at = now()
-       RETURNING status, devices`,
-        [job.id, job.channel, job.username, attempt, job.eventPosition, JSON.stringify(job)],
-      );
-    return row;
+  beginAttempt(job: NotificationJob, attempt: number): Promise<AttemptStart> {
+    return this.attemptStarts.call({ job, attempt });
   }
 
+  private readonly attemptStarts = new Coalesced<{ job: NotificationJob; attempt: number }, AttemptStart>(
+    (starts) =>
+      inKeyRounds(
+        starts,
+        (start) => start.job.id,
+        async (round) => {
+          const rows: (AttemptStart & { id: string })[] = await this.dataSource.query(
+            `INSERT INTO notification_deliveries (id, channel, username, status, attempts, event_position, job)
+             SELECT s.job->>'id', s.job->>'channel', s.job->>'username', 'queued', s.attempt,
+                    (s.job->>'eventPosition')::bigint, s.job
+               FROM jsonb_to_recordset($1::jsonb) AS s(job jsonb, attempt int)
+             ON CONFLICT (id) DO UPDATE
+               SET status = CASE WHEN notification_deliveries.status IN ('delivered', 'removed')
+                                 THEN notification_deliveries.status ELSE 'queued' END,
+                   attempts = CASE WHEN notification_deliveries.status IN ('delivered', 'removed')
+                                   THEN notification_deliveries.attempts ELSE excluded.attempts END,
+                   at = now()
+             RETURNING id, status, devices`,
+            [JSON.stringify(round)],
+          );
+          const byId = new Map(rows.map(({ id, ...start }) => [id, start]));
+          return round.map((start) => byId.get(start.job.id)!);
+        },
+      ),
+  );
+
   /** One device got it (or is gone): recorded at once, so no later attempt sends to it again. */
-  async markDevice(jobId: string, device: string, outcome: DeviceOutcome): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notification_deliveries SET devices = devices || jsonb_build_object($2::text, $3::text), at = now()
-        WHERE id = $1`,
-      [jobId, device, outcome],
-    );
+  markDevice(jobId: string, device: string, outcome: DeviceOutcome): Promise<void> {
+    return this.outcomes.call({ id: jobId, status: null, lastError: null, devices: { [device]: outcome } });
   }
 
   /** The attempt's outcome, with the outcomes of devices not yet marked one by one. */
-  async finish(
+  finish(
     jobId: string,
     status: DeliveryStatus,
     lastError: string | null,
     devices: Record<string, DeviceOutcome> = {},
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notification_deliveries SET status = $2, last_error = $3, devices = devices || $4::jsonb, at = now()
-        WHERE id = $1`,
-      [jobId, status, lastError?.slice(0, 1000) ?? null, JSON.stringify(devices)],
-    );
+    return this.outcomes.call({ id: jobId, status, lastError: lastError?.slice(0, 1000) ?? null, devices });
   }
+
+  /** Outcomes of concurrent jobs in one UPDATE; a null status changes only the devices. */
+  private readonly outcomes = new Coalesced<Outcome, void>((outcomes) =>
+    inKeyRounds(
+      outcomes,
+      (outcome) => outcome.id,
+      async (round) => {
+        await this.dataSource.query(
+          `UPDATE notification_deliveries d
+              SET status = coalesce(o.status, d.status),
+                  last_error = CASE WHEN o.status IS NULL THEN d.last_error ELSE o."lastError" END,
+                  devices = d.devices || o.devices, at = now()
+             FROM jsonb_to_recordset($1::jsonb) AS o(id text, status text, "lastError" text, devices jsonb)
+            WHERE d.id = o.id`,
+          [JSON.stringify(round)],
+        );
+        return round.map(() => undefined);
+      },
+    ),
+  );
 
   async recent(limit: number): Promise<Delivery[]> {
     const rows: {

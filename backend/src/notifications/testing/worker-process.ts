@@ -20,11 +20,15 @@ const REPO = resolve(__dirname, '..', '..', '..', '..');
 
 export async function startWorkerProcess(
   env: Record<string, string>,
-  timeoutMs = 60_000,
+  options: {
+    timeoutMs?: number;
+    /** e.g. ['--cpu-prof'] (not allowed in NODE_OPTIONS) */ nodeArgs?: string[];
+  } = {},
 ): Promise<WorkerProcess> {
+  const { timeoutMs = 60_000, nodeArgs = [] } = options;
   const child = spawn(
     process.execPath,
-    ['-r', join(__dirname, 'swc-register.cjs'), join(REPO, 'backend', 'src', 'main.ts')],
+    [...nodeArgs, '-r', join(__dirname, 'swc-register.cjs'), join(REPO, 'backend', 'src', 'main.ts')],
     {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, PROCESS_ROLE: 'worker' },

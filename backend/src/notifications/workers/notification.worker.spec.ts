@@ -165,6 +165,29 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
     expect(push.receivedBy(laptop)).toHaveLength(1);
   });
 
+  it('runs many jobs at once (their database writes shared), each delivered once and recorded as its own', async () => {
+    const users = Array.from({ length: 12 }, () => newUser());
+    const devices = await Promise.all(users.map((username) => subscribe(username)));
+    const flaky = devices[3];
+    push.script(flaky, [500]);
+    const jobs = users.map((username) => job(username));
+    await store.recordQueued(jobs);
+    const outcomes = await Promise.allSettled(
+      jobs.map((queued) => worker.handle(queued, { attempt: 1, maxAttempts: MAX_ATTEMPTS })),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(
+      jobs.map((_, index) => (index === 3 ? 'rejected' : 'fulfilled')),
+    );
+    for (const [index, queued] of jobs.entries()) {
+      expect(await delivery(queued.id)).toMatchObject(
+        index === 3
+          ? { status: 'queued', attempts: 1, lastError: 'push service answered 500' }
+          : { status: 'delivered', attempts: 1, lastError: null },
+      );
+      expect(push.receivedBy(devices[index])).toHaveLength(index === 3 ? 0 : 1);
+    }
+  });
+
   it('retries a 500 with backoff and then delivers, once', async () => {
     const username = newUser();
     const device = await subscribe(username);
