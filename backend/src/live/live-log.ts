@@ -37,8 +37,12 @@ export type LiveEventName =
 export interface LiveMessage {
   key: Checkpoint;
   event: LiveEventName;
-  /** The whole SSE frame for this viewer, or null when the viewer may not see it. */
-  frameFor(viewer: Actor): string | null;
+  /**
+   * The whole SSE frame for this viewer, or null when the viewer may not see it. Encoded once
+   * per audience and shared by every stream it goes to: a fan-out to thousands of streams then
+   * writes the same bytes instead of serialising and encoding per stream.
+   */
+  frameFor(viewer: Actor): Buffer | null;
   /** For case messages: the case and the version of the state carried. */
   state?: { caseId: string; version: number };
 }
@@ -228,10 +232,14 @@ function isDoctor(viewer: Actor): boolean {
   return viewer.role === 'Doctor';
 }
 
-/** One frame for every viewer allowed to see it, serialised once. */
-function sharedFrame(id: string, event: LiveEventName, data: unknown): () => string {
-  let frame: string | undefined;
-  return () => (frame ??= messageFrame(id, event, data));
+/** One frame for every viewer allowed to see it, serialised and encoded once, on first use. */
+function sharedFrame(id: string, event: LiveEventName, data: unknown): () => Buffer {
+  let frame: Buffer | undefined;
+  return () => (frame ??= encodedFrame(id, event, data));
+}
+
+function encodedFrame(id: string, event: LiveEventName, data: unknown): Buffer {
+  return Buffer.from(messageFrame(id, event, data));
 }
 
 function caseMessage(key: Checkpoint, row: CaseRow, created: boolean): LiveMessage {
@@ -268,7 +276,7 @@ function usersMessage(key: Checkpoint, users: User[]): LiveMessage {
     // A doctor may read only their own user (GET /users is staff-only).
     frameFor: (viewer) =>
       isDoctor(viewer)
-        ? messageFrame(
+        ? encodedFrame(
             key.position,
             'users_refresh',
             users.filter((user) => sameUsername(user.username, viewer.username)),
@@ -284,7 +292,7 @@ function casesRefreshMessage(key: Checkpoint, list: Case[]): LiveMessage {
     event: 'cases_refresh',
     frameFor: (viewer) =>
       isDoctor(viewer)
-        ? messageFrame(
+        ? encodedFrame(
             key.position,
             'cases_refresh',
             list.filter((item) => canSeeCase(viewer, item)),

@@ -14,7 +14,7 @@ interface LiveClient {
   response: Response;
   /** replaying: catching up from Last-Event-ID while live messages wait in `buffer`. */
   mode: 'replaying' | 'live' | 'closed';
-  buffer: { key: Checkpoint; frame: string; state?: LiveMessage['state'] }[];
+  buffer: { key: Checkpoint; frame: Buffer; state?: LiveMessage['state'] }[];
   /** During a replay: the newest version of each case it sent. */
   replayed: Map<string, number>;
   /** Right after a replay: what the tailer may still deliver that the replay already sent. */
@@ -259,7 +259,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     });
   }
 
-  private write(client: LiveClient, frame: string, key: Checkpoint | null): void {
+  private write(client: LiveClient, frame: string | Buffer, key: Checkpoint | null): void {
     if (isClosed(client)) return;
     // Whatever the client has not read yet sits in this process: past the cap, let it go; it
     // reconnects with its Last-Event-ID and is replayed at the pace it can read.

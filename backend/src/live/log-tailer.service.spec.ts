@@ -113,7 +113,7 @@ describe('LogTailer', () => {
         for (const message of messages) {
           const frame = message.frameFor(STAFF);
           if (!frame) continue;
-          const data = /^data: (.*)$/m.exec(frame)![1];
+          const data = /^data: (.*)$/m.exec(frame.toString())![1];
           received.push({
             id: message.key.position,
             event: message.event,
