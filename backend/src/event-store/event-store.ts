@@ -64,6 +64,37 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/** What else `append` does in its one statement. */
+export interface AppendOptions {
+  /** When the events happened (ISO 8601); by default the transaction's start, now(). */
+  recordedAt?: string;
+  /**
+   * A write that commits with the events, in the same statement; it must do nothing unless the
+   * events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}).
+   */
+  alongside?: (sql: AlongsideSql) => string;
+  /**
+   * 'caller': the events_appended trigger stays quiet for this statement, because the caller wakes
+   * the listeners itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL serialise
+   * commits on one cluster-wide lock held through the WAL flush: one per command caps the whole
+   * server at a few hundred commits per second.
+   */
+  wakeListeners?: 'trigger' | 'caller';
+}
+
+export interface AlongsideSql {
+  /** Binds a value and answers its placeholder ($n). */
+  param: (value: unknown) => string;
+  /** SQL: the global position of the last appended event. */
+  lastPosition: string;
+  /** SQL condition: true when the events were appended. */
+  appended: string;
+}
+
+/** Read by the events_appended trigger (migrations/007_commands_notify.sql). */
+const QUIET_SETTING = 'alignerflow.notify_by_caller';
+export const EVENTS_APPENDED_CHANNEL = 'events_appended';
+
 /** Rows per INSERT: 6 parameters each keeps a statement far below PostgreSQL's 65 535. */
 const CHUNK_ROWS = 1000;
 const STREAM_VERSION_KEY = 'events_stream_version_key';
@@ -108,26 +139,45 @@ export class EventStore {
     events: NewEvent[],
     metadata: EventMetadata,
     queryRunner?: QueryRunner,
+    options: AppendOptions = {},
   ): Promise<RecordedEvent[]> {
     assertVersion(expectedVersion);
     if (events.length === 0 || events.length > CHUNK_ROWS) {
       throw new RangeError(`append takes 1 to ${CHUNK_ROWS} events, got ${events.length}`);
     }
-    const params: unknown[] = [streamId, expectedVersion, JSON.stringify(metadata)];
-    const rows = events.map((event, index) => {
-      params.push(expectedVersion + index + 1, event.type, this.schemaVersion(event), toJson(event.data));
-      const n = params.length;
-      return `($${n - 3}::int, $${n - 2}::text, $${n - 1}::int, $${n}::jsonb)`;
-    });
+    const params: unknown[] = [
+      streamId,
+      expectedVersion,
+      JSON.stringify(metadata),
+      options.recordedAt ?? null,
+    ];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const rows = events.map(
+      (event, index) =>
+        `(${param(expectedVersion + index + 1)}::int, ${param(event.type)}::text, ` +
+        `${param(this.schemaVersion(event))}::int, ${param(toJson(event.data))}::jsonb)`,
+    );
     // One statement, hence atomic without a transaction of our own. The version check and the
     // unique (stream_id, stream_version) key together reject every stale writer: one that is
     // behind inserts nothing here; one racing a concurrent append collides on the key.
+    // The events come first in the statement, so it locks `events` before any table of
+    // `alongside`, in the order a projection rebuild's swap locks them.
+    const quiet = options.wakeListeners === 'caller';
+    const alongside = options.alongside?.({
+      param,
+      lastPosition: '(SELECT max(global_position) FROM appended)',
+      appended: 'EXISTS (SELECT FROM appended)',
+    });
     const sql = `
-      INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
-      SELECT $1::text, v.version, v.type, v.schema_version, v.data, $3::jsonb
-        FROM (VALUES ${rows.join(', ')}) AS v (version, type, schema_version, data)
-       WHERE (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $2::int
-      RETURNING ${COLUMNS}`;
+      WITH ${quiet ? `quiet AS (SELECT set_config('${QUIET_SETTING}', 'on', true)),` : ''}
+      appended AS (
+        INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+        SELECT $1::text, v.version, v.type, v.schema_version, v.data, $3::jsonb, coalesce($4::timestamptz, now())
+          FROM (VALUES ${rows.join(', ')}) AS v (version, type, schema_version, data)${quiet ? ', quiet' : ''}
+         WHERE (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $2::int
+        RETURNING *
+      )${alongside ? `, alongside AS (${alongside})` : ''}
+      SELECT ${COLUMNS} FROM appended`;
 
     let inserted: EventRow[];
     try {
@@ -366,4 +416,49 @@ function conflictingStream(err: unknown): string | undefined {
  */
 export async function lockStream(queryRunner: QueryRunner, streamId: string): Promise<void> {
   await queryRunner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
+}
+
+/**
+ * Wakes the LISTENers of events_appended in every process after this process committed appends
+ * whose trigger stayed quiet (AppendOptions.wakeListeners = 'caller'). Coalesced: one NOTIFY at a
+ * time and at most one per `intervalMs`, however many commands commit meanwhile, since listeners
+ * read whatever is new from the log. The NOTIFY's own tiny transaction need not wait for its WAL
+ * flush (synchronous_commit off), so it holds PostgreSQL's notify lock only for a moment. A lost
+ * wake-up (crash, connection error) only delays listeners until their fallback poll.
+ */
+export class ListenerWakeups {
+  private sending = false;
+  private pending = false;
+  private lastSent = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly intervalMs = 5,
+  ) {}
+
+  /** Call after commit. */
+  poke(): void {
+    this.pending = true;
+    if (!this.sending) void this.send();
+  }
+
+  private async send(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.pending) {
+        const wait = this.lastSent + this.intervalMs - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+        this.pending = false;
+        this.lastSent = Date.now();
+        if (!this.dataSource.isInitialized) return;
+        await this.dataSource
+          .query(
+            `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${EVENTS_APPENDED_CHANNEL}', '')`,
+          )
+          .catch(() => undefined);
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
 }

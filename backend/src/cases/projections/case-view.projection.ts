@@ -2,33 +2,57 @@ import { Injectable } from '@nestjs/common';
 import type { Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 
+/** The row of one case: the Case minus `deleted`, which has a column of its own. */
+export interface CaseViewRow {
+  data: Omit<Case, 'deleted'>;
+  version: number;
+  deleted: boolean;
+}
+
 /**
- * The case list/detail read model. Commands apply it in their own transaction, so a command's
- * answer and every later read already show the change; a rebuild replays the same function.
+ * The case list/detail read model. Commands apply it in their own transaction (or statement), so
+ * a command's answer and every later read already show the change; a rebuild replays the same
+ * function. The row also serves commands as the case's snapshot: the folded state and its version.
  */
 @Injectable()
 export class CaseViewProjection {
   async apply(state: Case, lastPosition: string, runner: QueryRunner, table = 'case_view'): Promise<void> {
-    const { deleted = false, ...data } = state;
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
     await runner.query(
-      `INSERT INTO ${table} (id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at,
-                             created_date, version, deleted, last_position)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (id) DO UPDATE SET data = $2, status = $3, assigned_doctor = $4, on_hold = $5,
-         delivery_date = $6, status_entered_at = $7, created_date = $8, version = $9, deleted = $10, last_position = $11`,
-      [
-        state.id,
-        JSON.stringify(data),
-        state.status,
-        state.assignedDoctorUsername?.toLowerCase() ?? null,
-        state.onHold,
-        state.deliveryDate,
-        state.statusEnteredAt,
-        state.createdDate,
-        state.version,
-        deleted,
-        lastPosition,
-      ],
+      this.upsertSql(state, { param, lastPosition: param(lastPosition), when: 'true' }, table),
+      params,
     );
+  }
+
+  /**
+   * The upsert of `state` as SQL, for a statement that also does other work (the event store's
+   * append). `when` is an SQL condition: the row is written only if it holds.
+   */
+  upsertSql(
+    state: Case,
+    sql: { param: (value: unknown) => string; lastPosition: string; when: string },
+    table = 'case_view',
+  ): string {
+    const { deleted = false, ...data } = state;
+    const p = sql.param;
+    return `INSERT INTO ${table} (id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at,
+                             created_date, version, deleted, last_position)
+       SELECT ${p(state.id)}, ${p(JSON.stringify(data))}::jsonb, ${p(state.status)}, ${p(state.assignedDoctorUsername?.toLowerCase() ?? null)},
+              ${p(state.onHold)}::boolean, ${p(state.deliveryDate)}::date, ${p(state.statusEnteredAt)}::timestamptz,
+              ${p(state.createdDate)}::timestamptz, ${p(state.version)}::int, ${p(deleted)}::boolean, ${sql.lastPosition}::bigint
+        WHERE ${sql.when}
+       ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
+         assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
+         delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
+         created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
+         last_position = excluded.last_position`;
+  }
+
+  /** The case as its row holds it (the same state folding its stream gives), or null if none. */
+  static toCase(row: CaseViewRow): Case {
+    const state = { ...row.data, version: row.version } as Case;
+    if (row.deleted) state.deleted = true;
+    return state;
   }
 }

@@ -1,0 +1,183 @@
+import type { INestApplication } from '@nestjs/common';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createApp } from '../backend/src/app';
+import { loadConfig } from '../backend/src/config/config';
+import { createTestDatabase } from '../test/support/database';
+import { ApiClient } from '../test/support/http';
+import { load, thousands } from './support/load';
+import { recordFigure } from './support/report';
+import { fillLog } from './support/synthetic-log';
+
+/**
+ * Command latency must not grow with the log: the same commands (notes, each client on a fresh
+ * case of its own) with 10k events in the log, then with 1M, in the same database.
+ *
+ * The log is written by SQL (seconds), with the app stopped; the notification dispatcher's
+ * checkpoint is then set to the end of the log, as in a lab whose history was processed long ago,
+ * and the live tailer starts at the end by itself. So what is measured is commands, not the
+ * background readers catching up on a million events.
+ */
+const BENCH = 'bench/command-latency.bench.ts';
+const CLIENTS = 4;
+const SECONDS = 5;
+const SMALL_LOG = 10_000;
+const LARGE_LOG = 1_000_000;
+
+interface RunningApp {
+  rep: ApiClient;
+  close(): Promise<void>;
+}
+
+/** The real application on an existing database (startTestApp always makes a fresh one). */
+async function startApp(databaseUrl: string, dataDir: string): Promise<RunningApp> {
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    DEMO_DATA: '1',
+    ADMIN_PASSWORD: 'demo',
+    PORT: '0',
+  });
+  const app: INestApplication = await createApp({
+    config,
+    databaseUrl,
+    logger: false,
+    spaDir: '/nonexistent',
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const apiUrl = `http://127.0.0.1:${port}${config.basePath}api`;
+  const login = await new ApiClient(apiUrl).post('/auth/login', { username: 'rep', password: 'demo' });
+  return { rep: new ApiClient(apiUrl, login.body.token, login.body.user), close: () => app.close() };
+}
+
+async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string): Promise<T[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The dispatcher starts after everything already in the log (as migration 004 does on upgrade). */
+const DISPATCHER_AT_END = `
+  INSERT INTO projection_checkpoints (name, transaction_id, global_position)
+  SELECT 'notifications', transaction_id, global_position FROM events
+   ORDER BY transaction_id DESC, global_position DESC LIMIT 1
+  ON CONFLICT (name) DO UPDATE SET transaction_id = excluded.transaction_id,
+    global_position = excluded.global_position, updated_at = now()`;
+
+/**
+ * 99 more copies of the synthetic cases (ids CA-2000-… become CA-1901-… to CA-1999-…, the id in
+ * CaseCreated too), so the log holds about 1M valid events without a second fill's id clash.
+ */
+const COPY_SYNTHETIC_CASES = `
+  INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+  SELECT 'case-CA-' || (1900 + k) || substr(e.stream_id, 13), e.stream_version, e.type, e.schema_version,
+         CASE WHEN e.type = 'CaseCreated'
+              THEN jsonb_set(e.data, '{id}', to_jsonb('CA-' || (1900 + k) || substr(e.stream_id, 13)))
+              ELSE e.data END,
+         e.metadata, e.recorded_at
+    FROM generate_series(1, $COPIES) AS k, events e
+   WHERE e.stream_id LIKE 'case-CA-2000-%'
+   ORDER BY k, e.global_position`;
+
+/** Notes at CLIENTS clients, each on a fresh case of its own, after a one-second warm-up. */
+async function measure(app: RunningApp) {
+  const cases: string[] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const created = await app.rep.post('/cases', {
+      patientName: `Latency ${i}`,
+      doctorName: 'D',
+      clinicName: 'C',
+    });
+    cases.push(created.body.id);
+  }
+  const note = async (client: number) => {
+    const answer = await app.rep.post(`/cases/${cases[client]}/notes`, { text: 'latency' });
+    if (answer.status !== 201) throw new Error(`note: ${answer.status} ${JSON.stringify(answer.body)}`);
+  };
+  await load(1, CLIENTS, note);
+  const cpuBefore = process.cpuUsage();
+  const result = await load(SECONDS, CLIENTS, note);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ...result, cpuMsPerCommand: (cpu.user + cpu.system) / 1000 / result.count };
+}
+
+async function eventCount(databaseUrl: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(databaseUrl, 'SELECT count(*)::int AS n FROM events');
+  return row.n;
+}
+
+describe('command latency against the size of the log', () => {
+  it(`is the same with ${thousands(SMALL_LOG)} and ${thousands(LARGE_LOG)} events`, async () => {
+    const database = await createTestDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'af-bench-'));
+    try {
+      // First start: migrations and the demo users (seeding only happens on an empty log).
+      await (await startApp(database.url, dataDir)).close();
+      const seeded = await eventCount(database.url);
+      await fillLog(database.url, { events: SMALL_LOG - seeded });
+      await sql(database.url, DISPATCHER_AT_END);
+
+      let app = await startApp(database.url, dataDir);
+      const smallEvents = await eventCount(database.url);
+      const small = await measure(app);
+      await app.close();
+
+      const started = Date.now();
+      const copies = Math.round((LARGE_LOG - smallEvents) / (SMALL_LOG - seeded));
+      await sql(database.url, COPY_SYNTHETIC_CASES.replace('$COPIES', String(copies)));
+      await sql(database.url, 'VACUUM (ANALYZE) events');
+      await sql(database.url, DISPATCHER_AT_END);
+      const largeEvents = await eventCount(database.url);
+      process.stdout.write(
+        `[bench] log grown to ${thousands(largeEvents)} events in ${Date.now() - started} ms\n`,
+      );
+
+      app = await startApp(database.url, dataDir);
+      const large = await measure(app);
+      await app.close();
+
+      const describe = (r: typeof small) =>
+        `p50 ${r.p50} ms, p99 ${r.p99} ms (${thousands(r.perSecond)}/s; ${r.cpuMsPerCommand.toFixed(1)} ms ` +
+        'CPU of the API+client process per command)';
+      const figure = (events: number) =>
+        `Command latency, notes at ${CLIENTS} clients, ${thousands(events)}-event log (one API process)`;
+      recordFigure({
+        id: 'command-latency-10k',
+        figure: figure(smallEvents),
+        measured: describe(small),
+        target: '—',
+        bench: BENCH,
+      });
+      recordFigure({
+        id: 'command-latency-1m',
+        figure: figure(largeEvents),
+        measured: describe(large),
+        target: '—',
+        bench: BENCH,
+      });
+      const ratio = large.p50 / small.p50;
+      recordFigure({
+        id: 'command-latency-ratio',
+        figure: 'Command latency, 1M-event log / 10k-event log (p50)',
+        measured: `${ratio.toFixed(2)} (p99: ${(large.p99 / small.p99).toFixed(2)})`,
+        target: '≤ 1.2',
+        met: ratio <= 1.2,
+        bench: BENCH,
+      });
+      expect(largeEvents).toBeGreaterThanOrEqual(LARGE_LOG * 0.95);
+      expect(small.count).toBeGreaterThan(0);
+      expect(large.count).toBeGreaterThan(0);
+    } finally {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
