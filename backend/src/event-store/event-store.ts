@@ -118,6 +118,9 @@ interface EventRow {
   recorded_at: string;
 }
 
+/** An event as readAllInOneDocument fetches it: EventRow's values, in that order. */
+type BatchRow = [string, string, string, number, string, number, unknown, EventMetadata, number];
+
 /**
  * The append-only event log (table `events`, migrations/001_event_store.sql).
  *
@@ -223,6 +226,77 @@ export class EventStore {
       [after?.transactionId ?? '0', after?.position ?? '0', limit],
     );
     return rows.map((row) => this.toRecordedEvent(row));
+  }
+
+  /**
+   * The committed events of many streams after the versions given, stream by stream in version
+   * order, in one query (a projection rebuild's catch-up). No snapshot filter is needed: the
+   * committed events of a stream are always a gap-free prefix of it, as each append waits for the
+   * version before it.
+   */
+  async readStreamsAfter(
+    streams: { streamId: string; version: number }[],
+    queryRunner?: QueryRunner,
+  ): Promise<RecordedEvent[]> {
+    if (!streams.length) return [];
+    const rows: EventRow[] = await (queryRunner ?? this.dataSource).query(
+      `SELECT ${COLUMNS}
+         FROM (SELECT e.* FROM unnest($1::text[], $2::int[]) AS k(stream_id, version)
+                 JOIN events e ON e.stream_id = k.stream_id AND e.stream_version > k.version) AS events
+        ORDER BY stream_id, stream_version`,
+      [streams.map((stream) => stream.streamId), streams.map((stream) => stream.version)],
+    );
+    return rows.map((row) => this.toRecordedEvent(row));
+  }
+
+  /**
+   * readAll for bulk readers (the projection rebuild): the same events in the same commit-safe
+   * order, fetched as one JSON document per batch. node-pg parses a result row by row and field by
+   * field, at three times the CPU of one JSON.parse of the whole batch. PostgreSQL writes the
+   * document by concatenation, at half the CPU of json_agg/json_build_array (which look up how
+   * to convert every argument on every row); jsonb columns print as JSON already, strings are
+   * quoted by to_json, and times come as epoch milliseconds (cheaper than to_char on this side,
+   * formatted as readAll formats them on the other).
+   */
+  async readAllInOneDocument(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
+    if (!Number.isInteger(limit) || limit <= 0)
+      throw new RangeError(`limit must be a positive integer, got ${limit}`);
+    const [{ batch }]: { batch: string | null }[] = await this.dataSource.query(
+      `SELECT '[' || string_agg('["' || global_position || '","' || transaction_id || '",' || to_json(stream_id)
+                || ',' || stream_version || ',' || to_json(type) || ',' || schema_version || ',' || data
+                || ',' || metadata || ',' || floor(extract(epoch FROM recorded_at) * 1000) || ']', ',')
+              || ']' AS batch
+         FROM (SELECT * FROM events
+                WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+                  AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+                ORDER BY events.transaction_id, events.global_position
+                LIMIT $3) AS e`,
+      [after?.transactionId ?? '0', after?.position ?? '0', limit],
+    );
+    if (batch === null) return [];
+    const rows: BatchRow[] = JSON.parse(batch);
+    let previous = after;
+    return rows.map(
+      ([position, transactionId, streamId, version, type, storedVersion, data, metadata, at]) => {
+        // string_agg takes the rows in the subquery's order (PostgreSQL keeps it, without promising
+        // to); checked here rather than sorted again in the database.
+        if (previous && !isAfter({ transactionId, position }, previous))
+          throw new Error(`readAllInOneDocument: events out of order at position ${position}`);
+        previous = { transactionId, position };
+        const schemaVersion = Math.max(this.codec?.schemaVersionOf(type) ?? storedVersion, storedVersion);
+        return {
+          position,
+          transactionId,
+          streamId,
+          version,
+          type,
+          schemaVersion,
+          data: schemaVersion > storedVersion ? this.codec!.upcast(type, storedVersion, data) : data,
+          metadata,
+          recordedAt: new Date(at).toISOString(),
+        };
+      },
+    );
   }
 
   /**
@@ -379,6 +453,12 @@ export async function withTransaction<T>(
   } finally {
     await queryRunner.release();
   }
+}
+
+/** Whether `a` comes after `b` in the log's commit-safe order; bigints as decimal strings. */
+function isAfter(a: Checkpoint, b: Checkpoint): boolean {
+  const byNumber = (x: string, y: string) => x.length - y.length || (x < y ? -1 : x > y ? 1 : 0);
+  return (byNumber(a.transactionId, b.transactionId) || byNumber(a.position, b.position)) > 0;
 }
 
 function assertVersion(version: number): void {

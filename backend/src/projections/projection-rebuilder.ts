@@ -250,13 +250,13 @@ export class ProjectionRebuilder {
       savedAt = Date.now();
     };
     try {
-      let next: Promise<RecordedEvent[]> | undefined = this.store.readAll(after, batchSize);
+      let next: Promise<RecordedEvent[]> | undefined = this.store.readAllInOneDocument(after, batchSize);
       while (next) {
         const events: RecordedEvent[] = await next;
         if (!events.length) break;
         const last = events[events.length - 1];
         after = { transactionId: last.transactionId, position: last.position };
-        next = events.length === batchSize ? this.store.readAll(after, batchSize) : undefined;
+        next = events.length === batchSize ? this.store.readAllInOneDocument(after, batchSize) : undefined;
         next?.catch(() => undefined); // handled where it is awaited
         await run.replay.applyLogEvents(events);
         run.progress.eventsDone += events.length;

@@ -17,7 +17,13 @@ export interface ReadModelTables {
   caseIds: string;
 }
 
-interface Entry<S> {
+export const LIVE_TABLES: ReadModelTables = {
+  caseView: 'case_view',
+  userView: 'user_view',
+  caseIds: 'case_ids',
+};
+
+export interface Entry<S> {
   state: S;
   /** Global position of the last event applied to the stream: the row's last_position. */
   position: string;
@@ -28,6 +34,7 @@ const USER_PREFIX = 'user-';
 const CASE_TYPES = new Set<string>(CASE_EVENT_TYPES);
 const USER_TYPES = new Set(['UserCreated', 'UserUpdated', 'UserDeleted', 'UserImported']);
 const CASE_ID = /^CA-(\d{4})-(\d+)$/;
+const STREAMS_PER_READ = 5000;
 
 /**
  * Folds events into case_view, user_view and case_ids rows with the domain's own evolve and
@@ -104,13 +111,17 @@ export class ReadModelReplay {
    */
   async applyStreams(streamIds: string[], runner?: QueryRunner): Promise<void> {
     const known = streamIds.filter((streamId) => streamOf(streamId));
-    await this.loadStates(known, runner);
-    for (const streamId of known) {
-      const stream = streamOf(streamId)!;
-      const version = this.versionOf(stream.kind, stream.key);
-      for (const event of await this.store.readStream(streamId, runner)) {
-        if (event.version <= version) continue;
-        this.apply(stream, event);
+    // A chunk of streams per read: one query each, however many streams a long transaction
+    // elsewhere on the server kept from the commit-safe reads.
+    for (let start = 0; start < known.length; start += STREAMS_PER_READ) {
+      const chunk = known.slice(start, start + STREAMS_PER_READ);
+      await this.loadStates(chunk, runner);
+      const streams = chunk.map((streamId) => {
+        const stream = streamOf(streamId)!;
+        return { streamId, version: this.versionOf(stream.kind, stream.key) };
+      });
+      for (const event of await this.store.readStreamsAfter(streams, runner)) {
+        this.apply(streamOf(event.streamId)!, event);
       }
     }
   }
@@ -187,10 +198,7 @@ export class ReadModelReplay {
     const pending: PendingRows = {
       cases: [...this.dirtyCases].map((key) => caseRow(this.cases.get(key)!)),
       users: [...this.dirtyUsers].map((key) => userRow(this.users.get(key)!)),
-      caseIds: [...this.newCaseIds].flatMap((id) => {
-        const match = CASE_ID.exec(id);
-        return match ? [[id, Number(match[1]), Number(match[2])]] : [];
-      }),
+      caseIds: [...this.newCaseIds].flatMap(caseIdRows),
     };
     this.dirtyCases.clear();
     this.dirtyUsers.clear();
@@ -203,59 +211,68 @@ export class ReadModelReplay {
     return this.write(runner, this.takePending());
   }
 
-  /**
-   * Writes rows in three statements. The rows go as one array per column, unnested by
-   * PostgreSQL: a handful of parameters however many rows, no per-row round trip. The case
-   * documents go as one text of JSON lines (JSON never holds a raw newline) split by
-   * string_to_array, each parsed once, as jsonb: twice as fast as json_to_recordset, and far
-   * faster than a text[] parameter, whose quoting of every '"' costs more than the rest.
-   * The columns and the conflict handling are those of the inline projections.
-   */
-  async write(runner: QueryRunner, pending: PendingRows): Promise<void> {
-    if (pending.cases.length) {
-      await runner.query(
-        `INSERT INTO ${this.tables.caseView} (id, data, status, assigned_doctor, on_hold, delivery_date,
-                status_entered_at, created_date, version, deleted, last_position)
-         SELECT r.id, r.data::jsonb, r.status, r.assigned_doctor, r.on_hold, r.delivery_date::date,
-                r.status_entered_at::timestamptz, r.created_date::timestamptz, r.version, r.deleted,
-                r.last_position::bigint
-           FROM unnest($1::text[], string_to_array($2::text, E'\\n'), $3::text[], $4::text[], $5::boolean[],
-                       $6::text[], $7::text[], $8::text[], $9::int[], $10::boolean[], $11::text[])
-             AS r(id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at, created_date,
-                  version, deleted, last_position)
-         ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
-           assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
-           delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
-           created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
-           last_position = excluded.last_position`,
-        columns(pending.cases, 11).map((column, index) => (index === 1 ? column.join('\n') : column)),
-      );
-    }
-    if (pending.users.length) {
-      await runner.query(
-        `INSERT INTO ${this.tables.userView} (username_key, username, role, email, activation_sound_enabled,
-                password_hash, version, deleted, last_position)
-         SELECT r.username_key, r.username, r.role, r.email, r.activation_sound_enabled, r.password_hash,
-                r.version, r.deleted, r.last_position::bigint
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::int[],
-                       $8::boolean[], $9::text[])
-             AS r(username_key, username, role, email, activation_sound_enabled, password_hash, version, deleted,
-                  last_position)
-         ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, role = excluded.role,
-           email = excluded.email, activation_sound_enabled = excluded.activation_sound_enabled,
-           password_hash = excluded.password_hash, version = excluded.version, deleted = excluded.deleted,
-           last_position = excluded.last_position`,
-        columns(pending.users, 9),
-      );
-    }
-    if (pending.caseIds.length) {
-      await runner.query(
-        `INSERT INTO ${this.tables.caseIds} (id, year, suffix)
-         SELECT * FROM unnest($1::text[], $2::int[], $3::int[])
-         ON CONFLICT DO NOTHING`,
-        columns(pending.caseIds, 3),
-      );
-    }
+  /** Writes rows taken with takePending (see writeReadModelRows). */
+  write(runner: QueryRunner, pending: PendingRows): Promise<void> {
+    return writeReadModelRows(runner, this.tables, pending);
+  }
+}
+
+/**
+ * Writes rows in three statements. The rows go as one array per column, unnested by
+ * PostgreSQL: a handful of parameters however many rows, no per-row round trip. The case
+ * documents go as one text of JSON lines (JSON never holds a raw newline) split by
+ * string_to_array, each parsed once, as jsonb: twice as fast as json_to_recordset, and far
+ * faster than a text[] parameter, whose quoting of every '"' costs more than the rest.
+ * The columns and the conflict handling are those of the inline projections.
+ */
+export async function writeReadModelRows(
+  runner: QueryRunner,
+  tables: ReadModelTables,
+  pending: PendingRows,
+): Promise<void> {
+  if (pending.cases.length) {
+    await runner.query(
+      `INSERT INTO ${tables.caseView} (id, data, status, assigned_doctor, on_hold, delivery_date,
+              status_entered_at, created_date, version, deleted, last_position)
+       SELECT r.id, r.data::jsonb, r.status, r.assigned_doctor, r.on_hold, r.delivery_date::date,
+              r.status_entered_at::timestamptz, r.created_date::timestamptz, r.version, r.deleted,
+              r.last_position::bigint
+         FROM unnest($1::text[], string_to_array($2::text, E'\\n'), $3::text[], $4::text[], $5::boolean[],
+                     $6::text[], $7::text[], $8::text[], $9::int[], $10::boolean[], $11::text[])
+           AS r(id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at, created_date,
+                version, deleted, last_position)
+       ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
+         assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
+         delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
+         created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
+         last_position = excluded.last_position`,
+      columns(pending.cases, 11).map((column, index) => (index === 1 ? column.join('\n') : column)),
+    );
+  }
+  if (pending.users.length) {
+    await runner.query(
+      `INSERT INTO ${tables.userView} (username_key, username, role, email, activation_sound_enabled,
+              password_hash, version, deleted, last_position)
+       SELECT r.username_key, r.username, r.role, r.email, r.activation_sound_enabled, r.password_hash,
+              r.version, r.deleted, r.last_position::bigint
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::int[],
+                     $8::boolean[], $9::text[])
+           AS r(username_key, username, role, email, activation_sound_enabled, password_hash, version, deleted,
+                last_position)
+       ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, role = excluded.role,
+         email = excluded.email, activation_sound_enabled = excluded.activation_sound_enabled,
+         password_hash = excluded.password_hash, version = excluded.version, deleted = excluded.deleted,
+         last_position = excluded.last_position`,
+      columns(pending.users, 9),
+    );
+  }
+  if (pending.caseIds.length) {
+    await runner.query(
+      `INSERT INTO ${tables.caseIds} (id, year, suffix)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[])
+       ON CONFLICT DO NOTHING`,
+      columns(pending.caseIds, 3),
+    );
   }
 }
 
@@ -285,8 +302,14 @@ interface UserRow {
   last_position: string;
 }
 
-/** The columns CaseViewProjection.apply writes for a state, in the order of the INSERT. */
-function caseRow({ state, position }: Entry<Case>): unknown[] {
+/** The case_ids row of an id (none for an id of another shape), for writeReadModelRows. */
+export function caseIdRows(id: string): unknown[][] {
+  const match = CASE_ID.exec(id);
+  return match ? [[id, Number(match[1]), Number(match[2])]] : [];
+}
+
+/** The columns CaseViewProjection.apply writes for a state, in the order of writeReadModelRows. */
+export function caseRow({ state, position }: Entry<Case>): unknown[] {
   const { deleted = false, ...data } = state;
   return [
     state.id,
