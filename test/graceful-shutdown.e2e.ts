@@ -31,8 +31,8 @@ async function freshGet(url: string): Promise<{ status: number; body: any } | 'r
 }
 
 /**
- * A real API process (`node backend/dist/main.js`) gets SIGTERM while a command waits in its
- * transaction for the case's lock (held from this test's own connection), and drains: readiness
+ * A real API process (`node backend/dist/main.js`) gets SIGTERM while a command waits in the
+ * database for the case's locks (held from this test's own connection), and drains: readiness
  * 503, then no new connections, the live stream ends with a `retry:` hint, the command still
  * commits and is answered, and the process exits 0.
  */
@@ -87,10 +87,14 @@ describe('graceful shutdown of an API process', () => {
     const stream = await SseStream.open(`${app!.api}/events`, { token: admin.token });
     await stream.until(() => stream.lastEventId !== '', 'the first id');
 
-    // Hold the case's stream lock, so the command waits for it inside its transaction.
+    // Hold the case's locks from a transaction of this test, so the command waits in the
+    // database: the stream's advisory lock (the queued write path) and its case_view row (the
+    // quick path's append-and-project statement).
     locker = new Client({ connectionString: database!.url });
     await locker.connect();
-    await locker.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+    await locker.query('BEGIN');
+    await locker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+    await locker.query('SELECT 1 FROM case_view WHERE id = $1 FOR UPDATE', [CASE_ID]);
     let answered = false;
     const command = admin.post(`/cases/${CASE_ID}/notes`, { text: 'sent before the SIGTERM' }).finally(() => {
       answered = true;
@@ -101,11 +105,11 @@ describe('graceful shutdown of an API process', () => {
           await sql(
             database!.url,
             `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
           )
         )[0].n === 1,
       15_000,
-      'the command to wait for the case lock',
+      'the command to wait for the case locks',
     );
 
     app!.terminate();
@@ -140,8 +144,8 @@ describe('graceful shutdown of an API process', () => {
     expect(answered).toBe(false);
     expect(app!.child.exitCode).toBeNull();
 
-    // The command still holds its transaction open: let it through, and it is answered.
-    await locker.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+    // The command is still in the database, waiting: let it through, and it is answered.
+    await locker.query('COMMIT');
     const noted = await command;
     expect(noted.status).toBe(201);
     expect(noted.headers.get('connection')).toBe('close');
