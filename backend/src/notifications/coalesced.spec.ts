@@ -28,18 +28,21 @@ describe('Coalesced', () => {
     expect(batches).toEqual([['a'], ['b', 'c']]);
   });
 
-  it('gives every caller of a failed batch the error, and goes on with the next', async () => {
-    let fail = true;
-    const flaky = new Coalesced<number, number>(async (items) => {
-      if (fail) {
-        fail = false;
-        throw new Error('database unavailable');
-      }
+  it('after a failed batch tries each item alone, so one bad item fails only its own caller', async () => {
+    const statements: number[][] = [];
+    const strict = new Coalesced<number, number>(async (items) => {
+      statements.push(items);
+      if (items.includes(2)) throw new Error('invalid input for 2');
       return items;
     });
-    const failed = await Promise.allSettled([flaky.call(1), flaky.call(2)]);
-    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-    expect(await flaky.call(3)).toBe(3);
+    const outcomes = await Promise.allSettled([1, 2, 3].map((n) => strict.call(n)));
+    expect(outcomes).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'rejected', reason: new Error('invalid input for 2') },
+      { status: 'fulfilled', value: 3 },
+    ]);
+    expect(statements).toEqual([[1, 2, 3], [1], [2], [3]]);
+    expect(await strict.call(4)).toBe(4);
   });
 });
 

@@ -10,7 +10,8 @@ interface Waiter<I, O> {
  * running 50 jobs at once then pays one database round trip (one write, one commit) where it
  * paid 50; a lone call waits only for the end of the current tick. Each caller still awaits its
  * own row, so nothing is acknowledged before it is stored. `run` returns one result per item,
- * in order; if it fails, every caller of that batch gets the error.
+ * in order. If a batch fails, its items are tried one by one, so each caller gets its own outcome
+ * (a database that is down fails them all; one bad item fails only its caller).
  */
 export class Coalesced<I, O> {
   private pending: Waiter<I, O>[] = [];
@@ -38,6 +39,15 @@ export class Coalesced<I, O> {
     });
   }
 
+  private async runAlone(waiter: Waiter<I, O>): Promise<void> {
+    try {
+      const [result] = await this.run([waiter.item]);
+      waiter.resolve(result);
+    } catch (error) {
+      waiter.reject(error);
+    }
+  }
+
   private async flush(): Promise<void> {
     if (this.running || this.pending.length === 0) return;
     this.running = true;
@@ -46,7 +56,10 @@ export class Coalesced<I, O> {
       const results = await this.run(batch.map((waiter) => waiter.item));
       batch.forEach((waiter, index) => waiter.resolve(results[index]));
     } catch (error) {
-      for (const waiter of batch) waiter.reject(error);
+      if (batch.length === 1) batch[0].reject(error);
+      // One bad item must not fail the others: each goes alone, as it would have without batching
+      // (in order, as calls for the same row must land).
+      else for (const waiter of batch) await this.runAlone(waiter);
     } finally {
       this.running = false;
       if (this.pending.length > 0) this.schedule();
