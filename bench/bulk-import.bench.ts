@@ -25,25 +25,23 @@ const CASES = Number(process.env.BENCH_IMPORT_CASES ?? 100_000);
 const TARGET_RATIO = 0.4;
 const MANAGER: Actor = { username: 'admin', role: 'Manager' };
 
-/** A case as the backup holds it: created through the domain, then a few steps on. */
-function backupCase(index: number): Omit<Case, 'version'> {
-  const id = `CA-${2001 + Math.floor(index / 90_000)}-${10_000 + (index % 90_000)}`;
-  const at = new Date(Date.UTC(2024, 0, 1) + index * 60_000).toISOString();
-  const rep: Actor = { username: 'rep', role: 'Representative' };
+/** A case as the backup holds it: created through the domain, approved, one note more. */
+function templateCase(): Omit<Case, 'version'> {
+  const at = '2024-01-01T00:00:00.000Z';
   let state = evolve(null, {
     type: 'CaseCreated',
-    actor: rep,
+    actor: { username: 'rep', role: 'Representative' },
     at,
     data: {
-      id,
-      patientName: `Patient ${index}`,
+      id: 'CA-2001-10000',
+      patientName: 'Patient',
       doctorName: 'Dr. Sarah Lee',
-      clinicName: `Clinic ${index % 97}`,
-      priority: index % 5 ? 'Normal' : 'High',
+      clinicName: 'Clinic',
+      priority: 'Normal',
       deliveryDate: '2024-03-01',
       treatmentPlanNotes: 'Crowding, upper and lower arch.',
       assignedDoctorUsername: null,
-      files: [{ name: 'upper.stl', type: 'STL', url: `/api/files/bench-${index}`, size: '2.41 MB' }],
+      files: [{ name: 'upper.stl', type: 'STL', url: '/api/files/bench', size: '2.41 MB' }],
       price: 1200,
       upperSheets: 20,
       lowerSheets: 18,
@@ -54,6 +52,18 @@ function backupCase(index: number): Omit<Case, 'version'> {
   state = evolve(state, { type: 'NoteAdded', actor: MANAGER, at, data: { text: 'Scan checked.' } });
   const { version: _version, ...imported } = state;
   return imported;
+}
+
+/** The template under another id and name (the restore checks and copies every case anyway). */
+function backupCase(template: Omit<Case, 'version'>, index: number): Omit<Case, 'version'> {
+  const id = `CA-${2001 + Math.floor(index / 90_000)}-${10_000 + (index % 90_000)}`;
+  return {
+    ...template,
+    id,
+    patientName: `Patient ${index}`,
+    clinicName: `Clinic ${index % 97}`,
+    priority: index % 5 ? 'Normal' : 'High',
+  };
 }
 
 describe('bulk import', () => {
@@ -68,9 +78,10 @@ describe('bulk import', () => {
   it(`restores ${thousands(CASES)} cases, beside a raw INSERT … SELECT of the same rows`, async () => {
     const backups = lab.app.get(BackupService);
     const current = JSON.parse(await backups.backupJson());
+    const template = templateCase();
     const body = {
       users: current.users,
-      cases: Array.from({ length: CASES }, (_, index) => backupCase(index)),
+      cases: Array.from({ length: CASES }, (_, index) => backupCase(template, index)),
     };
     const [{ before }] = await dataSource.query('SELECT max(global_position)::text AS before FROM events');
 

@@ -119,7 +119,7 @@ interface EventRow {
 }
 
 /** An event as readAllInOneDocument fetches it: EventRow's values, in that order. */
-type BatchRow = [string, string, string, number, string, number, unknown, EventMetadata, number];
+type BatchRow = [string, string, string, number, string, number, unknown, EventMetadata, string];
 
 /**
  * The append-only event log (table `events`, migrations/001_event_store.sql).
@@ -254,9 +254,9 @@ export class EventStore {
    * order, fetched as one JSON document per batch. node-pg parses a result row by row and field by
    * field, at three times the CPU of one JSON.parse of the whole batch. PostgreSQL writes the
    * document by concatenation, at half the CPU of json_agg/json_build_array (which look up how
-   * to convert every argument on every row); jsonb columns print as JSON already, strings are
-   * quoted by to_json, and times come as epoch milliseconds (cheaper than to_char on this side,
-   * formatted as readAll formats them on the other).
+   * to convert every argument on every row); jsonb columns print as JSON already, strings and
+   * times are written by to_json (times always in ISO 8601, whatever the DateStyle; cheaper than
+   * to_char here, and than toISOString on the other side).
    */
   async readAllInOneDocument(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
     if (!Number.isInteger(limit) || limit <= 0)
@@ -264,7 +264,7 @@ export class EventStore {
     const [{ batch }]: { batch: string | null }[] = await this.dataSource.query(
       `SELECT '[' || string_agg('["' || global_position || '","' || transaction_id || '",' || to_json(stream_id)
                 || ',' || stream_version || ',' || to_json(type) || ',' || schema_version || ',' || data
-                || ',' || metadata || ',' || floor(extract(epoch FROM recorded_at) * 1000) || ']', ',')
+                || ',' || metadata || ',' || to_json(recorded_at AT TIME ZONE 'UTC') || ']', ',')
               || ']' AS batch
          FROM (SELECT * FROM events
                 WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -293,7 +293,7 @@ export class EventStore {
           schemaVersion,
           data: schemaVersion > storedVersion ? this.codec!.upcast(type, storedVersion, data) : data,
           metadata,
-          recordedAt: new Date(at).toISOString(),
+          recordedAt: isoFromJson(at),
         };
       },
     );
@@ -453,6 +453,14 @@ export async function withTransaction<T>(
   } finally {
     await queryRunner.release();
   }
+}
+
+/**
+ * to_json of a UTC timestamp ("2020-01-01T08:00:00", ".5", ".123456") as readAll's to_char
+ * writes it: milliseconds, truncated, and a Z.
+ */
+function isoFromJson(time: string): string {
+  return time.length === 19 ? `${time}.000Z` : `${time.slice(0, 23).padEnd(23, '0')}Z`;
 }
 
 /** Whether `a` comes after `b` in the log's commit-safe order; bigints as decimal strings. */
