@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase } from '../test/support/database';
+import { longTransactionOnServer } from '../test/support/sse';
 import { summarise, thousands } from './support/load';
 import { recordFigure } from './support/report';
 
@@ -207,6 +208,9 @@ describe('SSE fan-out', () => {
       const lastClient: number[] = [];
       const commandMs: number[] = [];
       let lost = 0;
+      // Commit-safe readers wait for every older transaction on the whole server (the live README's
+      // "Costs"): another session's long transaction delays every stream, so say when one ran.
+      const heldBack = new Set<string>();
       const cpuBefore = cpuSeconds(child.pid!);
       for (let n = 0; n < COMMANDS; n++) {
         const marker = `fan-out-note-${n}-end`;
@@ -222,6 +226,8 @@ describe('SSE fan-out', () => {
         const sent = performance.now();
         await call(api, 'POST', `/cases/${caseIds[n % CASES]}/notes`, tokens.admin, { text: marker });
         const answered = performance.now();
+        const holder = await longTransactionOnServer(200);
+        if (holder) heldBack.add(holder.replace(/, running for .*/, ''));
         commandMs.push(answered - sent);
         let timer!: NodeJS.Timeout;
         const timeout = new Promise<'timeout'>(
@@ -267,7 +273,10 @@ describe('SSE fan-out', () => {
           `  per delivery: p50 ${perClient.p50} ms, p99 ${perClient.p99} ms; last recipient per note: ` +
           `p50 ${last.p50} ms, p99 ${last.p99} ms; note command p50 ${command.p50} ms, p99 ${command.p99} ms\n` +
           `  from the command's send to the frame read (includes the command): p50 ${sendToRead.p50} ms, p99 ${sendToRead.p99} ms\n` +
-          `  API process CPU ${((cpu / COMMANDS) * 1000).toFixed(1)} ms per note (command + fan-out to ${expected.size})\n`,
+          `  API process CPU ${((cpu / COMMANDS) * 1000).toFixed(1)} ms per note (command + fan-out to ${expected.size})\n` +
+          (heldBack.size
+            ? `  Held back at times by another session's transaction on this server: ${[...heldBack].join('; ')}\n`
+            : ''),
       );
     } finally {
       for (const stream of streams) stream.destroy();
