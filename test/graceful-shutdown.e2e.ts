@@ -162,5 +162,9 @@ describe('graceful shutdown of an API process', () => {
     ]);
     expect(exit).toEqual({ code: 0, signal: null });
     expect(app!.output()).toContain('Shut down cleanly');
+    console.log(
+      `API drain: ${/Shut down cleanly in \d+ ms/.exec(app!.output())?.[0]} (SHUTDOWN_DELAY_MS ${SHUTDOWN_DELAY_MS}, ` +
+        'then the command held by the test until the stream had ended)',
+    );
   }, 120_000);
 });

@@ -175,6 +175,9 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
         exitCode: 0,
       });
       expect(workers[0].output()).toContain('Shut down cleanly');
+      console.log(
+        `Worker drain with its jobs held by the push service: ${/Shut down cleanly in \d+ ms/.exec(workers[0].output())?.[0]}`,
+      );
       for (let index = 21; index < 26; index++) await createCase(index);
 
       const expected = created.length * devices.length;
