@@ -1,23 +1,52 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { foldCase, type Case } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../backend/src/cases/case-events';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
 import { createTestDatabase } from '../test/support/database';
+import { buildBackend, BUILD_TIMEOUT_MS } from '../test/support/app-process';
 import { thousands } from './support/load';
 import { recordFigure } from './support/report';
 import { fillLog, syntheticCaseId } from './support/synthetic-log';
 
 /**
- * Projection rebuild rate with 100k and 1M events in the log: the rebuilder `npm run replay` and
- * the admin endpoint run (ProjectionRebuilder with the app's event store), over a synthetic log
- * (bench/support/synthetic-log.ts). The rate is events / wall time of the whole run: statistics
- * check, shadow tables, replay, catch-up and swap. The Node CPU per event is printed beside it.
+ * Projection rebuild rate with 100k and 1M events in the log, over a synthetic log
+ * (bench/support/synthetic-log.ts), as production runs it: `node backend/dist/replay.js` (what
+ * `npm run replay` runs after building; the admin endpoint's service runs the same
+ * ProjectionRebuilder). The rate is the rebuilder's own: events / wall time of the whole run —
+ * statistics check, shadow tables, replay, catch-up and swap — without the process's start-up.
+ * The replay process's CPU (start-up included) is printed beside it.
  */
 const BENCH = 'bench/rebuild.bench.ts';
 const TARGET = 100_000;
+const ROOT = join(__dirname, '..');
+const TIME = '/usr/bin/time';
+
+async function replay(databaseUrl: string): Promise<{ rate: number; swapMs: number; cpuSeconds?: number }> {
+  const command = [process.execPath, join(ROOT, 'backend', 'dist', 'replay.js')];
+  const timed = existsSync(TIME);
+  const { stdout, stderr } = await promisify(execFile)(
+    timed ? TIME : command[0],
+    timed ? ['-f', 'cpu %U %S', ...command] : command.slice(1),
+    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const done =
+    /Read models rebuilt: [\d,]+ of [\d,]+ events, ([\d,]+) events\/s; the swap took (\d+) ms/.exec(stdout);
+  if (!done) throw new Error(`replay said: ${stdout}${stderr}`);
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+  return {
+    rate: Number(done[1].replace(/,/g, '')),
+    swapMs: Number(done[2]),
+    cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : undefined,
+  };
+}
 
 describe('projection rebuild', () => {
+  beforeAll(() => buildBackend(), BUILD_TIMEOUT_MS);
+
   for (const [id, events] of [
     ['rebuild-100k', 100_000],
     ['rebuild-1m', 1_000_000],
@@ -27,32 +56,29 @@ describe('projection rebuild', () => {
       const dataSource = await new DataSource({
         type: 'postgres',
         url: database.url,
-        poolSize: 4,
+        poolSize: 2,
       }).initialize();
       try {
         const log = await fillLog(database.url, { events });
         process.stdout.write(
           `[bench] ${thousands(events)} events, ${thousands(log.cases)} cases written in ${log.ms} ms\n`,
         );
-        const store = createEventStore(dataSource);
-        const cpu = process.cpuUsage();
-        const started = performance.now();
-        const result = await new ProjectionRebuilder(dataSource, store).run();
-        const seconds = (performance.now() - started) / 1000;
-        const { user, system } = process.cpuUsage(cpu);
-        const rate = events / seconds;
+        const { rate, swapMs, cpuSeconds } = await replay(database.url);
+        const cpu =
+          cpuSeconds === undefined
+            ? ''
+            : `; replay process CPU ${((cpuSeconds * 1e6) / events).toFixed(1)} µs/event`;
         recordFigure({
           id,
-          figure: `Projection rebuild, ${thousands(events)} events in the log`,
-          measured:
-            `${thousands(rate)} events/s (${seconds.toFixed(1)} s, swap ${result.swapMs} ms; ` +
-            `Node CPU ${(((user + system) / events) * 1).toFixed(1)} µs/event)`,
+          figure: `Projection rebuild, ${thousands(events)} events in the log (npm run replay)`,
+          measured: `${thousands(rate)} events/s (${(events / rate).toFixed(1)} s, swap ${swapMs} ms${cpu})`,
           target: '≥ 100,000 events/s',
           met: rate >= TARGET,
           bench: BENCH,
         });
 
         // Nothing lost: every case is in the new tables, and sampled ones are what evolve makes.
+        const store = createEventStore(dataSource);
         const [{ cases, ids }] = await dataSource.query(
           'SELECT (SELECT count(*)::int FROM case_view) AS cases, (SELECT count(*)::int FROM case_ids) AS ids',
         );
