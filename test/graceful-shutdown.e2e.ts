@@ -167,4 +167,52 @@ describe('graceful shutdown of an API process', () => {
         'then the command held by the test until the stream had ended)',
     );
   }, 120_000);
+
+  it('gives up a drain that outlasts SHUTDOWN_TIMEOUT_MS: logged, exit 1', async () => {
+    const bounded = await startApiProcess('bounded API', {
+      DATABASE_URL: database!.url,
+      DATA_DIR: dataDir!,
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
+    const blocker = new Client({ connectionString: database!.url });
+    await blocker.connect();
+    try {
+      const admin = await bounded.login('admin');
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+      await blocker.query('SELECT 1 FROM case_view WHERE id = $1 FOR UPDATE', [CASE_ID]);
+      const command = admin
+        .post(`/cases/${CASE_ID}/notes`, { text: 'cut short by the bound' })
+        .catch((error: Error) => error);
+      await eventually(
+        async () =>
+          (
+            await sql(
+              database!.url,
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          )[0].n === 1,
+        15_000,
+        'the command to wait for the case locks',
+      );
+      bounded.terminate();
+      const exit = await Promise.race([
+        bounded.exited,
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000).unref()),
+      ]);
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(bounded.output()).toContain(
+        'The shutdown took longer than 1000 ms (SHUTDOWN_TIMEOUT_MS): exiting now',
+      );
+      // No answer: the connection went with the process.
+      expect(await command).toMatchObject({ message: 'fetch failed' });
+      // Whether the cut command commits once the locks go is up to the database (a statement on its
+      // own commits by itself): as after any lost connection, the client reloads before retrying.
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      await blocker.end();
+      await bounded.stop();
+    }
+  }, 120_000);
 });
