@@ -40,8 +40,12 @@ export interface EventsCommitted {
 }
 
 const MAX_ATTEMPTS = 8;
+/** Cases whose last known state this process keeps (most recently written first). */
+const SNAPSHOT_CACHE_SIZE = 1000;
 
 type Decided = { state: Case; events: RecordedEvent[] };
+/** A case's folded state, and the time its new events get (ISO 8601). */
+type Snapshot = { state: Case; now: string };
 
 /**
  * The one path of every case command: load the case, decide with the domain rules, append with
@@ -49,10 +53,15 @@ type Decided = { state: Case; events: RecordedEvent[] };
  * fail; without an expected version the command is decided again against the newer state, so
  * parallel notes all land and nothing is decided on stale data.
  *
- * Two ways to load and write, one result:
- * - quick (first attempt on an existing case): the case's case_view row is its snapshot (the
- *   folded state and its version), and one statement appends the events and writes the new row.
- *   Two round trips and no transaction held open, whatever the length of the stream.
+ * Three ways to load and write, one result:
+ * - remembered (first attempt on a case this process wrote last): the state this process left it
+ *   in, and one statement appends the events and writes the new case_view row. One round trip.
+ *   The append's version check proves the memory current; anything else it leads to (a conflict,
+ *   a rejection, a decision to do nothing: all possibly due to another process's newer write) is
+ *   decided again on the row, so nothing is ever answered from a stale memory.
+ * - quick (an existing case): the case's case_view row is its snapshot (the folded state and its
+ *   version), then the same statement. Two round trips and no transaction held open, whatever the
+ *   length of the stream.
  * - queued (new cases, creations with side writes, every retry after a conflict): in one
  *   transaction, wait for the stream's lock, fold the whole stream, append, project. Writers of a
  *   busy case queue here instead of losing round after round.
@@ -60,6 +69,8 @@ type Decided = { state: Case; events: RecordedEvent[] };
 @Injectable()
 export class CaseCommandService {
   private readonly wakeups: ListenerWakeups;
+  /** The state each recently written case was left in, by case id; see decideFromMemory. */
+  private readonly snapshots = new Map<string, Case>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -75,22 +86,68 @@ export class CaseCommandService {
       try {
         const quick =
           attempt === 1 && !options.beforeAppend
-            ? await this.decideFromSnapshot(caseId, command, actor, options)
+            ? ((await this.decideFromMemory(caseId, command, actor, options)) ??
+              (await this.decideFromSnapshot(caseId, command, actor, options)))
             : undefined;
         const { state, events } =
           quick ??
           (await withTransaction(this.dataSource, (runner) =>
             this.decideAndAppend(caseId, command, actor, options, runner),
           ));
-        if (events.length) this.emitter.emit(EVENTS_COMMITTED, { events } satisfies EventsCommitted);
+        if (events.length) {
+          this.remember(state);
+          this.emitter.emit(EVENTS_COMMITTED, { events } satisfies EventsCommitted);
+        }
         return state;
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
+        this.snapshots.delete(caseId);
         const userSawAVersion = options.expectedVersion !== undefined || hasFromStatus(command);
         if (userSawAVersion || attempt >= MAX_ATTEMPTS) {
           throw new DomainRejection({ kind: 'conflict', message: CASE_TEXTS.concurrentChange });
         }
       }
+    }
+  }
+
+  /**
+   * The remembered way; undefined unless this process's memory of the case led to an append.
+   * Its clock is this process's (the other ways take the database's).
+   */
+  private async decideFromMemory(
+    caseId: string,
+    command: CaseCommand,
+    actor: Actor,
+    options: CommandOptions,
+  ): Promise<Decided | undefined> {
+    const state = this.snapshots.get(caseId);
+    // A version the user saw that differs from ours may be the newer one: ask the row.
+    if (!state || (options.expectedVersion !== undefined && options.expectedVersion !== state.version))
+      return undefined;
+    try {
+      const decided = await this.decideOn(
+        { state, now: new Date().toISOString() },
+        caseId,
+        command,
+        actor,
+        options,
+      );
+      if (decided.events.length) return decided;
+    } catch (error) {
+      if (!(error instanceof DomainRejection || error instanceof WrongExpectedVersionError)) throw error;
+    }
+    this.snapshots.delete(caseId);
+    return undefined;
+  }
+
+  /** Keeps `state` as the case's last known state, dropping the least recently written beyond the limit. */
+  private remember(state: Case): void {
+    // Two commands of this process on one case may finish in either order: keep the newer.
+    if ((this.snapshots.get(state.id)?.version ?? -1) > state.version) return;
+    this.snapshots.delete(state.id);
+    this.snapshots.set(state.id, state);
+    if (this.snapshots.size > SNAPSHOT_CACHE_SIZE) {
+      this.snapshots.delete(this.snapshots.keys().next().value!);
     }
   }
 
@@ -109,8 +166,24 @@ export class CaseCommandService {
       [caseId],
     );
     if (!row) return undefined;
-    const state = CaseViewProjection.toCase(row);
-    const decision = this.decideOn(state, command, actor, options);
+    return this.decideOn(
+      { state: CaseViewProjection.toCase(row), now: row.now },
+      caseId,
+      command,
+      actor,
+      options,
+    );
+  }
+
+  /** Decides on a snapshot, and appends the events and the new case_view row in one statement. */
+  private async decideOn(
+    { state, now }: Snapshot,
+    caseId: string,
+    command: CaseCommand,
+    actor: Actor,
+    options: CommandOptions,
+  ): Promise<Decided> {
+    const decision = this.decide(state, command, actor, options);
     if (!decision.length) return { state, events: [] };
     // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
     const next = decision.reduce<Case>(
@@ -119,7 +192,7 @@ export class CaseCommandService {
           type: event.type,
           data: JSON.parse(JSON.stringify(event.data ?? null)),
           actor,
-          at: row.now,
+          at: now,
         } as CaseEvent),
       state,
     );
@@ -130,7 +203,7 @@ export class CaseCommandService {
       { actor, correlationId: options.correlationId },
       undefined,
       {
-        recordedAt: row.now,
+        recordedAt: now,
         alongside: ({ param, lastPosition, appended }) =>
           this.projection.upsertSql(next, { param, lastPosition, when: appended }),
         wakeListeners: 'caller',
@@ -141,7 +214,7 @@ export class CaseCommandService {
   }
 
   /** The events the command decides on `state`; throws the domain's rejection. */
-  private decideOn(
+  private decide(
     state: Case | null,
     command: CaseCommand,
     actor: Actor,
@@ -168,7 +241,7 @@ export class CaseCommandService {
     await lockStream(runner, streamId);
     const history = await this.store.readStream(streamId, runner);
     const state = foldCase(history.map(toCaseEvent));
-    const decision = this.decideOn(state, command, actor, options);
+    const decision = this.decide(state, command, actor, options);
     if (!decision.length) return { state: state!, events: [] };
     await options.beforeAppend?.(runner);
     const appended = await this.store.append(

@@ -10,6 +10,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { LIMITS, PRIORITIES } from '@alignerflow/domain';
+import { optional, quickBodyCheck, shortText, wholeNumber } from '../common/validation.js';
 
 /** A number or a numeric string; the domain decides what it means ("99.90", '' and 'abc' included). */
 const NumberOrText = () =>
@@ -76,3 +77,19 @@ export class AssigneeDto extends ConcurrencyDto {
 export class ScanDto {
   @IsString({ message: 'Invalid QR Code' }) @MaxLength(1000) payload!: string;
 }
+
+// The bodies commands usually get, vouched for without class-validator (see quickBodyCheck).
+const version = optional(wholeNumber);
+quickBodyCheck(ConcurrencyDto, { expectedVersion: version });
+quickBodyCheck(AddNoteDto, { text: shortText(LIMITS.noteText), expectedVersion: version });
+quickBodyCheck(ApproveCaseDto, { doctorUsername: shortText(LIMITS.username), expectedVersion: version });
+quickBodyCheck(RejectCaseDto, { reason: shortText(LIMITS.reason), expectedVersion: version });
+quickBodyCheck(AdvanceStageDto, { fromStatus: optional(shortText(64)), expectedVersion: version });
+quickBodyCheck(RequestChangesDto, { comment: shortText(LIMITS.reason), expectedVersion: version });
+quickBodyCheck(AssigneeDto, { assignee: shortText(LIMITS.username), expectedVersion: version });
+quickBodyCheck(SimulationLinksDto, {
+  simulationVideoUrl: optional(shortText(LIMITS.url)),
+  simulationExternalLink: optional(shortText(LIMITS.url)),
+  expectedVersion: version,
+});
+quickBodyCheck(ScanDto, { payload: shortText(1000) });
