@@ -95,6 +95,12 @@ export interface AlongsideSql {
 const QUIET_SETTING = 'alignerflow.notify_by_caller';
 export const EVENTS_APPENDED_CHANNEL = 'events_appended';
 
+/**
+ * Data per readAllInOneDocument batch, as stored (jsonb, maybe compressed): its JSON text is a few
+ * times larger, far below V8's longest string.
+ */
+const MAX_DOCUMENT_STORED_BYTES = 32 * 1024 * 1024;
+
 /** Rows per INSERT: 6 parameters each keeps a statement far below PostgreSQL's 65 535. */
 const CHUNK_ROWS = 1000;
 const STREAM_VERSION_KEY = 'events_stream_version_key';
@@ -257,26 +263,39 @@ export class EventStore {
    * to convert every argument on every row); jsonb columns print as JSON already, strings and
    * times are written by to_json (times always in ISO 8601, whatever the DateStyle; cheaper than
    * to_char here, and than toISOString on the other side).
+   *
+   * A batch may hold fewer than `limit` events before the end of the log: it stops once the data
+   * it holds takes MAX_DOCUMENT_STORED_BYTES as stored (at least one event), so that a batch of
+   * large documents (a restore's whole cases) stays far below the longest string V8 can make
+   * (512 MB). `more`: the batch stopped at a limit, by count or by size, so more may follow.
    */
-  async readAllInOneDocument(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
+  async readAllInOneDocument(
+    after: Checkpoint | null,
+    limit: number,
+  ): Promise<{ events: RecordedEvent[]; more: boolean }> {
     if (!Number.isInteger(limit) || limit <= 0)
       throw new RangeError(`limit must be a positive integer, got ${limit}`);
-    const [{ batch }]: { batch: string | null }[] = await this.dataSource.query(
-      `SELECT '[' || string_agg('["' || global_position || '","' || transaction_id || '",' || to_json(stream_id)
-                || ',' || stream_version || ',' || to_json(type) || ',' || schema_version || ',' || data
-                || ',' || metadata || ',' || to_json(recorded_at AT TIME ZONE 'UTC') || ']', ',')
-              || ']' AS batch
-         FROM (SELECT * FROM events
-                WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-                  AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-                ORDER BY events.transaction_id, events.global_position
-                LIMIT $3) AS e`,
-      [after?.transactionId ?? '0', after?.position ?? '0', limit],
-    );
-    if (batch === null) return [];
+    const [{ batch, read, kept }]: { batch: string | null; read: number; kept: number }[] =
+      await this.dataSource.query(
+        `SELECT '[' || string_agg('["' || global_position || '","' || transaction_id || '",' || to_json(stream_id)
+                  || ',' || stream_version || ',' || to_json(type) || ',' || schema_version || ',' || data
+                  || ',' || metadata || ',' || to_json(recorded_at AT TIME ZONE 'UTC') || ']', ',')
+                  FILTER (WHERE stored_before < $4) || ']' AS batch,
+                count(*)::int AS read, count(*) FILTER (WHERE stored_before < $4)::int AS kept
+           FROM (SELECT *, sum(pg_column_size(data)) OVER (ORDER BY transaction_id, global_position)
+                           - pg_column_size(data) AS stored_before
+                   FROM (SELECT * FROM events
+                          WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+                            AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+                          ORDER BY events.transaction_id, events.global_position
+                          LIMIT $3) AS first) AS e`,
+        [after?.transactionId ?? '0', after?.position ?? '0', limit, MAX_DOCUMENT_STORED_BYTES],
+      );
+    const more = read === limit || kept < read;
+    if (batch === null) return { events: [], more: false };
     const rows: BatchRow[] = JSON.parse(batch);
     let previous = after;
-    return rows.map(
+    const events = rows.map(
       ([position, transactionId, streamId, version, type, storedVersion, data, metadata, at]) => {
         // string_agg takes the rows in the subquery's order (PostgreSQL keeps it, without promising
         // to); checked here rather than sorted again in the database.
@@ -297,6 +316,7 @@ export class EventStore {
         };
       },
     );
+    return { events, more };
   }
 
   /**

@@ -250,13 +250,15 @@ export class ProjectionRebuilder {
       savedAt = Date.now();
     };
     try {
-      let next: Promise<RecordedEvent[]> | undefined = this.store.readAllInOneDocument(after, batchSize);
+      let next: Promise<{ events: RecordedEvent[]; more: boolean }> | undefined =
+        this.store.readAllInOneDocument(after, batchSize);
       while (next) {
-        const events: RecordedEvent[] = await next;
+        const batch: { events: RecordedEvent[]; more: boolean } = await next;
+        const events: RecordedEvent[] = batch.events;
         if (!events.length) break;
-        const last = events[events.length - 1];
+        const last: RecordedEvent = events[events.length - 1];
         after = { transactionId: last.transactionId, position: last.position };
-        next = events.length === batchSize ? this.store.readAllInOneDocument(after, batchSize) : undefined;
+        next = batch.more ? this.store.readAllInOneDocument(after, batchSize) : undefined;
         next?.catch(() => undefined); // handled where it is awaited
         await run.replay.applyLogEvents(events);
         run.progress.eventsDone += events.length;
