@@ -12,6 +12,7 @@ import {
   answerNextDialog,
   caseTable,
   eventually,
+  offlineCopy,
   snapshotBuiltSpa,
   tableCaseIds,
   tileValues,
@@ -266,9 +267,7 @@ describe('offline', () => {
     const banner = page.getByText(/^Offline — showing data from /);
     expect(await banner.count()).toBe(0);
     // The offline copy is written a moment after the data arrives.
-    await eventually(async () =>
-      expect(await page.evaluate(() => localStorage.getItem('alignerflow.offlineCopy'))).not.toBeNull(),
-    );
+    await eventually(async () => expect((await offlineCopy(page))?.owner).toBe('admin'));
     const shownCases = (await tableCaseIds(page)).sort();
     const shownTiles = await tileValues(page);
 

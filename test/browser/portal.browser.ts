@@ -9,6 +9,7 @@ import {
   answerNextDialog,
   caseTable,
   eventually,
+  offlineCopy,
   snapshotBuiltSpa,
   tableCaseIds,
   tileValues,
@@ -151,6 +152,7 @@ describe('sign-in', () => {
     const withOldCookie = () =>
       fetch(`${lab.apiUrl}/auth/me`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } });
     expect((await withOldCookie()).status).toBe(200);
+    await eventually(async () => expect((await offlineCopy(page))?.owner).toBe('admin'));
 
     await page
       .getByRole('navigation', { name: 'Main navigation' })
@@ -159,7 +161,7 @@ describe('sign-in', () => {
     await page.getByLabel('Username').waitFor();
     expect((await withOldCookie()).status).toBe(401);
     // The offline copy of patient data goes with the session.
-    expect(await page.evaluate(() => localStorage.getItem('alignerflow.offlineCopy'))).toBeNull();
+    await eventually(async () => expect(await offlineCopy(page)).toBeNull());
     await page.reload();
     await page.getByLabel('Username').waitFor();
   });

@@ -1,6 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import type { Case, User } from '@alignerflow/domain';
 import type { DashboardFigures } from './client';
+import { whenIdle } from './idle';
+import { eraseOfflineCopy, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
+
+export { readOfflineCopy, type OfflineCopy } from './offlineCopy';
 
 /**
  * The one query cache of the app: cases, users and dashboard figures, fed by REST and patched by
@@ -34,25 +38,41 @@ const EMPTY: CacheState = {
   streamConnected: false,
 };
 
-export const OFFLINE_COPY_KEY = 'alignerflow.offlineCopy';
-
-interface OfflineCopy {
-  owner: User;
-  cases: Case[];
-  users: User[] | null;
-  dashboard: DashboardFigures | null;
-  syncedAt: string | null;
-}
+/**
+ * The offline copy is written once the data has been quiet this long (ms), and at the latest this
+ * long after the first change not yet kept; then in an idle moment, never in the way of a render.
+ */
+export const KEEP_QUIET_MS = 1_000;
+const KEEP_AT_LATEST_MS = 5_000;
 
 type Listener = () => void;
+
+const sameUser = (a: User, b: User) => a.username.toLowerCase() === b.username.toLowerCase();
 
 function createCache() {
   let state: CacheState = EMPTY;
   const listeners = new Set<Listener>();
-  let persistTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Moves on at every begin and clear, so a copy read for an earlier session is never applied. */
+  let session = 0;
+  /** When the oldest change not yet in the offline copy was made (ms), if there is one. */
+  let unkeptSince: number | undefined;
+  let keepTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelIdle: (() => void) | undefined;
 
-  function persist(): void {
-    persistTimer = undefined;
+  function notify(): void {
+    listeners.forEach((listener) => listener());
+  }
+
+  function cancelKeep(): void {
+    clearTimeout(keepTimer);
+    keepTimer = undefined;
+    cancelIdle?.();
+    cancelIdle = undefined;
+    unkeptSince = undefined;
+  }
+
+  function keepNow(): void {
+    cancelKeep();
     if (!state.owner) return;
     const copy: OfflineCopy = {
       owner: state.owner,
@@ -61,17 +81,49 @@ function createCache() {
       dashboard: state.dashboard,
       syncedAt: state.syncedAt,
     };
-    try {
-      localStorage.setItem(OFFLINE_COPY_KEY, JSON.stringify(copy));
-    } catch (error) {
-      console.warn('Could not keep an offline copy of the data', error);
-    }
+    writeOfflineCopy(copy).catch((error) =>
+      console.warn('Could not keep an offline copy of the data', error),
+    );
+  }
+
+  function keepSoon(): void {
+    const now = Date.now();
+    unkeptSince ??= now;
+    clearTimeout(keepTimer);
+    cancelIdle?.();
+    cancelIdle = undefined;
+    const wait = Math.max(0, Math.min(KEEP_QUIET_MS, unkeptSince + KEEP_AT_LATEST_MS - now));
+    keepTimer = setTimeout(() => {
+      keepTimer = undefined;
+      cancelIdle = whenIdle(keepNow);
+    }, wait);
+  }
+
+  /** A page being hidden or closed may not come back: what is not kept yet is written at once. */
+  function keepBeforeLeaving(event: Event): void {
+    if (unkeptSince !== undefined && (event.type === 'pagehide' || document.visibilityState === 'hidden'))
+      keepNow();
+  }
+  if (typeof window !== 'undefined') {
+    window.addEventListener('pagehide', keepBeforeLeaving);
+    document.addEventListener('visibilitychange', keepBeforeLeaving);
   }
 
   function set(patch: Partial<CacheState>, { keep = true } = {}): void {
     state = { ...state, ...patch };
-    if (keep && persistTimer === undefined) persistTimer = setTimeout(persist, 250);
-    listeners.forEach((listener) => listener());
+    if (keep) keepSoon();
+    notify();
+  }
+
+  /** Fills what the server has not sent yet in this session from the user's offline copy. */
+  function fillFrom(copy: OfflineCopy | null): void {
+    if (!copy || !state.owner || !sameUser(copy.owner, state.owner)) return;
+    const patch: Partial<CacheState> = {};
+    if (state.cases === EMPTY.cases) patch.cases = copy.cases;
+    if (state.users === null) patch.users = copy.users;
+    if (state.dashboard === null) patch.dashboard = copy.dashboard;
+    if (state.syncedAt === null) patch.syncedAt = copy.syncedAt;
+    set(patch, { keep: false });
   }
 
   return {
@@ -81,29 +133,30 @@ function createCache() {
       return () => listeners.delete(listener);
     },
 
-    /** Starts a session's cache; the offline copy is used only when it belongs to the same user. */
-    begin(owner: User): void {
-      const copy = readOfflineCopy();
-      const same = copy && copy.owner.username.toLowerCase() === owner.username.toLowerCase();
-      state = same
-        ? {
-            ...EMPTY,
-            owner,
-            cases: copy.cases,
-            users: copy.users,
-            dashboard: copy.dashboard,
-            syncedAt: copy.syncedAt,
-          }
-        : { ...EMPTY, owner };
-      listeners.forEach((listener) => listener());
+    /**
+     * Starts a session's cache. The offline copy is used only when it belongs to the same user, and
+     * only for what the server has not sent by the time it is read; pass the copy when it has
+     * been read already (`null`: there is none), otherwise it is read in the background.
+     */
+    begin(owner: User, copy?: OfflineCopy | null): void {
+      const current = ++session;
+      state = { ...EMPTY, owner };
+      notify();
+      if (copy !== undefined) fillFrom(copy);
+      else
+        void readOfflineCopy().then((stored) => {
+          if (session === current) fillFrom(stored);
+        });
     },
     /** Logout: forget the data and its offline copy (patient data must not outlive the session). */
     clear(): void {
-      clearTimeout(persistTimer);
-      persistTimer = undefined;
+      session++;
+      cancelKeep();
       state = EMPTY;
-      localStorage.removeItem(OFFLINE_COPY_KEY);
-      listeners.forEach((listener) => listener());
+      eraseOfflineCopy().catch((error) =>
+        console.warn('Could not erase the offline copy of the data', error),
+      );
+      notify();
     },
 
     setOwner: (owner: User) => set({ owner }),
@@ -128,17 +181,6 @@ function createCache() {
       if (state.streamConnected !== streamConnected) set({ streamConnected }, { keep: false });
     },
   };
-}
-
-export function readOfflineCopy(): OfflineCopy | null {
-  try {
-    const text = localStorage.getItem(OFFLINE_COPY_KEY);
-    if (!text) return null;
-    const copy = JSON.parse(text) as OfflineCopy;
-    return copy && copy.owner && Array.isArray(copy.cases) ? copy : null;
-  } catch {
-    return null;
-  }
 }
 
 export const cache = createCache();

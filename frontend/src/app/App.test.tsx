@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { OFFLINE_COPY_KEY } from '../api/cache';
+import { KEEP_QUIET_MS } from '../api/cache';
+import { readOfflineCopy, writeOfflineCopy } from '../api/offlineCopy';
 import { fakeServer } from '../test/fakeServer';
 import { dashboardFigures, manager, sampleCases } from '../test/fixtures';
 import { App } from './App';
@@ -69,18 +70,15 @@ describe('App start-up', () => {
 
   it('shows the last synced data with the offline banner when the server cannot be reached', async () => {
     quiet();
-    vi.useFakeTimers();
     const syncedAt = '2025-03-01T09:30:00.000Z';
-    localStorage.setItem(
-      OFFLINE_COPY_KEY,
-      JSON.stringify({
-        owner: manager,
-        cases: sampleCases,
-        users: [manager],
-        dashboard: dashboardFigures,
-        syncedAt,
-      }),
-    );
+    await writeOfflineCopy({
+      owner: manager,
+      cases: sampleCases,
+      users: [manager],
+      dashboard: dashboardFigures,
+      syncedAt,
+    });
+    vi.useFakeTimers();
     fakeServer({
       'GET /auth/me': 'network',
       'GET /config': 'network',
@@ -112,11 +110,18 @@ describe('App start-up', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Login' }));
     await act(() => vi.advanceTimersByTimeAsync(10));
     expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
+    // A moment later the data is kept for offline use (IndexedDB runs on the fake clock here).
+    await act(() => vi.advanceTimersByTimeAsync(KEEP_QUIET_MS + 100));
+    const kept = readOfflineCopy();
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect((await kept)?.cases).toHaveLength(sampleCases.length);
 
     fireEvent.click(screen.getAllByRole('button', { name: 'Logout' })[0]);
     await act(() => vi.advanceTimersByTimeAsync(10));
     expect(server.calls('POST', '/auth/logout')).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Login' })).toBeTruthy();
-    expect(localStorage.getItem(OFFLINE_COPY_KEY)).toBeNull();
+    const afterLogout = readOfflineCopy();
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(await afterLogout).toBeNull();
   });
 });

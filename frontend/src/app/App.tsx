@@ -51,9 +51,9 @@ async function restoreSession(): Promise<Session> {
       cache.clear(); // the session is over: its offline copy goes too
       return { state: 'signedOut' };
     }
-    const copy = readOfflineCopy();
+    const copy = await readOfflineCopy();
     if (copy) {
-      cache.begin(copy.owner);
+      cache.begin(copy.owner, copy);
       cache.setOffline(true);
       return { state: 'signedIn', user: copy.owner };
     }

@@ -148,6 +148,34 @@ export function tableCaseIds(page: Page): Promise<string[]> {
   return caseTable(page).locator('tbody tr td:first-child').allTextContents();
 }
 
+/**
+ * The offline copy the app keeps in IndexedDB (frontend/src/api/offlineCopy.ts), summarised; null
+ * when there is none. Never creates the database: an open that would have to is aborted.
+ */
+export function offlineCopy(page: Page): Promise<{ owner: string; cases: number } | null> {
+  return page.evaluate(
+    () =>
+      new Promise<{ owner: string; cases: number } | null>((resolve, reject) => {
+        const open = indexedDB.open('alignerflow');
+        open.onupgradeneeded = () => open.transaction!.abort();
+        open.onerror = () => resolve(null);
+        open.onsuccess = () => {
+          const db = open.result;
+          const transaction = db.transaction(['offline', 'offlineCases']);
+          const copy = transaction.objectStore('offline').get('copy');
+          const records = transaction.objectStore('offlineCases').getAll();
+          transaction.oncomplete = () => {
+            db.close();
+            const owner = (copy.result as { owner: { username: string } } | undefined)?.owner.username;
+            const cases = (records.result as unknown[][]).reduce((sum, record) => sum + record.length, 0);
+            resolve(owner ? { owner, cases } : null);
+          };
+          transaction.onerror = () => reject(transaction.error);
+        };
+      }),
+  );
+}
+
 /** A toast with this title (the Toaster is a polite live region). */
 export function toast(page: Page, title: string) {
   return page.locator('.toast').filter({ has: page.locator('.toast__title', { hasText: title }) });

@@ -12,7 +12,10 @@ export function dueText(days: number): string {
 
 /** Cases due within 2 days that are not yet at Packaging & Labeling, most urgent first. */
 export function AtRiskPanel({ cases, onOpenCase }: { cases: Case[]; onOpenCase: (id: string) => void }) {
-  const sorted = [...cases].sort((a, b) => (daysUntilDue(a) ?? 0) - (daysUntilDue(b) ?? 0));
+  const now = new Date();
+  const sorted = cases
+    .map((item) => ({ item, days: daysUntilDue(item, now) ?? 0 }))
+    .sort((a, b) => a.days - b.days);
   return (
     <section className="panel panel--risk" aria-labelledby="at-risk">
       <div className="panel__header">
@@ -25,25 +28,22 @@ export function AtRiskPanel({ cases, onOpenCase }: { cases: Case[]; onOpenCase: 
         <p className="muted">{DASHBOARD_TEXTS.noneAtRisk}</p>
       ) : (
         <ul className="risk-list">
-          {sorted.map((item) => {
-            const days = daysUntilDue(item) ?? 0;
-            return (
-              <li key={item.id}>
-                <button type="button" className="risk-item" onClick={() => onOpenCase(item.id)}>
-                  <span className="risk-item__main">
-                    <strong>{item.patientName}</strong> <span className="muted">{item.id}</span>
-                  </span>
-                  <StatusBadge status={item.status} onHold={item.onHold} />
-                  <span
-                    className={days < 0 ? 'text-danger' : 'text-warning'}
-                    title={formatDate(item.deliveryDate)}
-                  >
-                    {dueText(days)}
-                  </span>
-                </button>
-              </li>
-            );
-          })}
+          {sorted.map(({ item, days }) => (
+            <li key={item.id}>
+              <button type="button" className="risk-item" onClick={() => onOpenCase(item.id)}>
+                <span className="risk-item__main">
+                  <strong>{item.patientName}</strong> <span className="muted">{item.id}</span>
+                </span>
+                <StatusBadge status={item.status} onHold={item.onHold} />
+                <span
+                  className={days < 0 ? 'text-danger' : 'text-warning'}
+                  title={formatDate(item.deliveryDate)}
+                >
+                  {dueText(days)}
+                </span>
+              </button>
+            </li>
+          ))}
         </ul>
       )}
     </section>

@@ -139,6 +139,9 @@ describe('case queries', () => {
     expect(at('2025-06-13')).toBe(false);
     expect(at('2025-06-01')).toBe(true);
     expect(at(null)).toBe(false);
+    // Timestamps count by their local calendar day.
+    expect(at(new Date(2025, 5, 12, 23, 59).toISOString())).toBe(true);
+    expect(at(new Date(2025, 5, 13, 0, 0).toISOString())).toBe(false);
     expect(isAtRisk({ deliveryDate: '2025-06-11', status: 'Delivery to Doctor' }, now)).toBe(false);
     expect(isAtRisk({ deliveryDate: '2025-06-11', status: 'Completed' }, now)).toBe(false);
   });

@@ -6,7 +6,7 @@ import type { SettingsSection } from '../settings/texts';
 import { AtRiskPanel } from './AtRiskPanel';
 import { CaseCards } from './CaseCards';
 import { CaseTable } from './CaseTable';
-import { isAtRisk, matchesSearch, timeInStageOf } from './caseQueries';
+import { casesAtRisk, matchesSearch, timeInStageOf } from './caseQueries';
 import { SummaryTiles } from './SummaryTiles';
 import { TimeInStagePanel } from './TimeInStagePanel';
 import { DASHBOARD_TEXTS } from './texts';
@@ -37,8 +37,11 @@ export function ManagerDashboard({
   const mayAct = can(user.role, 'holdCase') || can(user.role, 'deleteCase');
   const narrow = useNarrowScreen();
 
-  const visible = useMemo(() => cases.filter((item) => matchesSearch(item, query)), [cases, query]);
-  const atRiskCases = useMemo(() => cases.filter((item) => isAtRisk(item)), [cases]);
+  const visible = useMemo(
+    () => (query.trim() ? cases.filter((item) => matchesSearch(item, query)) : cases),
+    [cases, query],
+  );
+  const atRiskCases = useMemo(() => casesAtRisk(cases), [cases]);
   const atRisk = useMemo(() => new Set(atRiskCases.map((item) => item.id)), [atRiskCases]);
   const timeInStage = useMemo(() => figures?.timeInStage ?? timeInStageOf(cases), [figures, cases]);
 

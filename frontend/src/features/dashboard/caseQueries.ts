@@ -25,11 +25,28 @@ export function daysUntilDue(item: Pick<Case, 'deliveryDate'>, now: Date = new D
 
 /** At risk: active, due within 2 days (or overdue) and not yet at Packaging & Labeling or later. */
 export function isAtRisk(item: Pick<Case, 'status' | 'deliveryDate'>, now: Date = new Date()): boolean {
-  if (!isActiveStatus(item.status)) return false;
-  const days = daysUntilDue(item, now);
-  if (days === undefined || days > AT_RISK_DAYS) return false;
+  return isAtRiskBefore(item, atRiskCutoff(now));
+}
+
+/** The cases at risk now: one clock reading and no date arithmetic per case (5,000 on a big lab's dashboard). */
+export function casesAtRisk<T extends Pick<Case, 'status' | 'deliveryDate'>>(cases: T[]): T[] {
+  const cutoff = atRiskCutoff(new Date());
+  return cases.filter((item) => isAtRiskBefore(item, cutoff));
+}
+
+/** Due before this instant (local midnight starting the third day from today) is due within 2 days. */
+function atRiskCutoff(now: Date): number {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate() + AT_RISK_DAYS + 1).getTime();
+}
+
+function isAtRiskBefore(item: Pick<Case, 'status' | 'deliveryDate'>, cutoff: number): boolean {
+  if (!isActiveStatus(item.status) || !item.deliveryDate) return false;
+  // The status first: it is cheaper than the date, and rules out every case past production.
   const index = statusIndex(item.status);
-  return index >= 0 && index < statusIndex(STATUS_LABELS.PackagingLabeling);
+  if (index < 0 || index >= statusIndex(STATUS_LABELS.PackagingLabeling)) return false;
+  const due = parseDay(item.deliveryDate).getTime();
+  // An unreadable due date counts as at risk, as it always has: someone should look at it.
+  return !(due >= cutoff);
 }
 
 /** Time in stage from the cases themselves, for servers whose dashboard does not carry it. */

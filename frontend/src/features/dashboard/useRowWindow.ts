@@ -1,8 +1,13 @@
-import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { whenIdle } from '../../api/idle';
 
 /** Lists up to this long render whole (a small lab keeps find-in-page over every row). */
 export const WINDOW_FROM = 100;
-/** Rows kept rendered above and below the viewport, so scrolling and Tab never meet a gap. */
+/**
+ * Rows kept rendered above and below the viewport, so scrolling and Tab never meet a gap. The
+ * first frame goes without them (two thirds of its rows were below the fold, work its paint need
+ * not wait for); they follow once the page is idle.
+ */
 const OVERSCAN_PX = 1000;
 
 export interface RowWindow<T extends HTMLElement> {
@@ -26,19 +31,25 @@ export function useRowWindow<T extends HTMLElement>(count: number, estimatedRowP
   const containerRef = useRef<T>(null);
   const [rowPx, setRowPx] = useState(estimatedRowPx);
   const windowed = count > WINDOW_FROM;
+  const [overscanPx, setOverscanPx] = useState(0);
+  // Before the list is laid out its place on the page is unknown: at most a viewport of rows shows.
   const [range, setRange] = useState(() => ({
     start: 0,
-    end: Math.ceil((window.innerHeight + OVERSCAN_PX) / estimatedRowPx),
+    end: Math.ceil(window.innerHeight / estimatedRowPx),
   }));
 
   const update = useCallback(() => {
     const container = containerRef.current;
     if (!container || !windowed) return;
     const top = container.getBoundingClientRect().top;
-    const start = Math.min(count, Math.max(0, Math.floor((-top - OVERSCAN_PX) / rowPx)));
-    const end = Math.min(count, Math.max(start, Math.ceil((window.innerHeight - top + OVERSCAN_PX) / rowPx)));
+    const start = Math.min(count, Math.max(0, Math.floor((-top - overscanPx) / rowPx)));
+    const end = Math.min(count, Math.max(start, Math.ceil((window.innerHeight - top + overscanPx) / rowPx)));
     setRange((current) => (current.start === start && current.end === end ? current : { start, end }));
-  }, [count, rowPx, windowed]);
+  }, [count, rowPx, windowed, overscanPx]);
+
+  useEffect(() => {
+    if (windowed && overscanPx === 0) return whenIdle(() => setOverscanPx(OVERSCAN_PX));
+  }, [windowed, overscanPx]);
 
   useLayoutEffect(() => {
     const rows = containerRef.current?.querySelectorAll<HTMLElement>('[data-row]');

@@ -1,0 +1,150 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { dashboardFigures, makeCase, manager, sampleCases, technician } from '../test/fixtures';
+import { cache, KEEP_QUIET_MS } from './cache';
+import { LEGACY_OFFLINE_COPY_KEY, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
+
+/** IndexedDB (fake-indexeddb) runs on the fake clock too: each step lets its tasks run. */
+async function settled<T>(promise: Promise<T>): Promise<T> {
+  await vi.advanceTimersByTimeAsync(10);
+  return promise;
+}
+
+/** Past the quiet time and the idle wait: the copy is written. */
+const afterKeeping = () => vi.advanceTimersByTimeAsync(KEEP_QUIET_MS + 2_100);
+
+const storedCopy = () => settled(readOfflineCopy());
+
+const copyOf = (overrides: Partial<OfflineCopy> = {}): OfflineCopy => ({
+  owner: manager,
+  cases: sampleCases,
+  users: [manager],
+  dashboard: dashboardFigures,
+  syncedAt: '2025-03-01T09:30:00.000Z',
+  ...overrides,
+});
+
+describe('offline copy of the cache', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('keeps the synced data a moment after it changes, not while the change is rendered', async () => {
+    cache.begin(manager, null);
+    cache.setCases(sampleCases);
+    cache.setUsers([manager]);
+    cache.setDashboard(dashboardFigures);
+    cache.markSynced(new Date('2025-03-02T08:00:00Z'));
+    expect(await storedCopy()).toBeNull();
+
+    await afterKeeping();
+    expect(await storedCopy()).toEqual({
+      owner: manager,
+      cases: sampleCases,
+      users: [manager],
+      dashboard: dashboardFigures,
+      syncedAt: '2025-03-02T08:00:00.000Z',
+    });
+
+    // A live update is kept too.
+    const updated = { ...sampleCases[0], patientName: 'Renamed Patient', version: 99 };
+    cache.upsertCase(updated);
+    await afterKeeping();
+    expect((await storedCopy())?.cases[0].patientName).toBe('Renamed Patient');
+  });
+
+  it('keeps a copy larger than localStorage could hold (5 MB)', async () => {
+    const notes = 'x'.repeat(3_000);
+    const cases = Array.from({ length: 2_000 }, (_, n) =>
+      makeCase({ id: `CA-2020-${10_000 + n}`, treatmentPlanNotes: notes }),
+    );
+    expect(JSON.stringify(cases).length).toBeGreaterThan(5 * 1024 * 1024);
+    cache.begin(manager, null);
+    cache.setCases(cases);
+    await afterKeeping();
+    const kept = (await storedCopy())!.cases;
+    expect(kept.map((item) => item.id)).toEqual(cases.map((item) => item.id));
+
+    // A shorter list replaces it whole.
+    cache.setCases(sampleCases);
+    await afterKeeping();
+    expect((await storedCopy())?.cases).toEqual(sampleCases);
+  });
+
+  it('writes what is not kept yet at once when the page is closed', async () => {
+    cache.begin(manager, null);
+    cache.setCases(sampleCases);
+    window.dispatchEvent(new Event('pagehide'));
+    expect((await storedCopy())?.cases).toEqual(sampleCases);
+  });
+
+  it('restores the copy when the same user starts a session', async () => {
+    await settled(writeOfflineCopy(copyOf()));
+    cache.begin({ ...manager, username: manager.username.toUpperCase() });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(cache.get()).toMatchObject({
+      cases: sampleCases,
+      users: [manager],
+      dashboard: dashboardFigures,
+      syncedAt: '2025-03-01T09:30:00.000Z',
+      offline: false,
+    });
+  });
+
+  it("never shows another user's copy", async () => {
+    await settled(writeOfflineCopy(copyOf()));
+    cache.begin(technician);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(cache.get()).toMatchObject({ owner: technician, cases: [], users: null, syncedAt: null });
+  });
+
+  it('lets data from the server win over a copy read after it arrived', async () => {
+    await settled(writeOfflineCopy(copyOf()));
+    const fresh = [makeCase({ id: 'CA-2025-100' })];
+    cache.begin(manager);
+    cache.setCases(fresh);
+    cache.markSynced(new Date('2025-03-02T08:00:00Z'));
+    await vi.advanceTimersByTimeAsync(10);
+    // The cases and their time are the server's; what it has not sent yet comes from the copy.
+    expect(cache.get()).toMatchObject({
+      cases: fresh,
+      syncedAt: '2025-03-02T08:00:00.000Z',
+      users: [manager],
+    });
+  });
+
+  it('erases the copy at logout, including a write still pending', async () => {
+    cache.begin(manager, null);
+    cache.setCases(sampleCases);
+    await afterKeeping();
+    expect(await storedCopy()).not.toBeNull();
+
+    cache.upsertCase({ ...sampleCases[0], patientName: 'Pending Write', version: 99 });
+    cache.clear();
+    await afterKeeping();
+    expect(await storedCopy()).toBeNull();
+    expect(cache.get().cases).toEqual([]);
+  });
+
+  it('does not apply a copy that is read after its session ended', async () => {
+    await settled(writeOfflineCopy(copyOf()));
+    cache.begin(manager);
+    cache.clear();
+    // Signed in again before the read finished: the erased copy must not come back.
+    cache.begin(manager, null);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(cache.get()).toMatchObject({ owner: manager, cases: [], syncedAt: null });
+  });
+
+  it('moves the copy of older versions out of localStorage into IndexedDB', async () => {
+    localStorage.setItem(LEGACY_OFFLINE_COPY_KEY, JSON.stringify(copyOf()));
+    expect(await storedCopy()).toEqual(copyOf());
+    expect(localStorage.getItem(LEGACY_OFFLINE_COPY_KEY)).toBeNull();
+    expect(await storedCopy()).toEqual(copyOf());
+
+    // Logout erases a copy of an older version that was never read too.
+    localStorage.setItem(LEGACY_OFFLINE_COPY_KEY, JSON.stringify(copyOf()));
+    cache.clear();
+    expect(localStorage.getItem(LEGACY_OFFLINE_COPY_KEY)).toBeNull();
+    expect(await storedCopy()).toBeNull();
+  });
+});
