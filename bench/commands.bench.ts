@@ -3,10 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { buildBackend, startApiProcess, type ApiProcess } from '../test/support/app-process';
 import { createTestDatabase } from '../test/support/database';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { load, summarise, thousands } from './support/load';
 import { recordFigure } from './support/report';
 
@@ -19,12 +19,13 @@ import { recordFigure } from './support/report';
  * node:http with keep-alive connections) on the same 2-core machine. Each client adds notes to a
  * case of its own: one command = load the case, decide, append, project, answer the whole case.
  * First one API process (peak at 32 clients in a closed loop, then the same clients paced to half
- * that rate for the latency at half the peak),
- * then two API processes with the 32 clients split between them (production runs two replicas).
- * The CPU per command is the API processes' own (from /proc), the clients' apart.
+ * that rate for the latency at half the peak), then two API processes with the 32 clients split
+ * between them (production runs two replicas). The CPU per command is the API processes' own (from
+ * /proc), the clients' apart; the WAL per command is the whole server's (other databases count).
  *
  * BENCH_COMMANDS_SECONDS shortens or lengthens each load; BENCH_API_NODE_OPTIONS is passed to the
- * API processes as NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=tmp/prof` to profile them).
+ * API processes as NODE_OPTIONS (Node 20 refuses --cpu-prof there: to profile, `--require` a
+ * script that starts node:inspector's Profiler and writes the profile on a signal or at exit).
  */
 const CLIENTS = 32;
 const SECONDS = Number(process.env.BENCH_COMMANDS_SECONDS ?? 10);
@@ -152,7 +153,6 @@ describe('command benchmarks', () => {
     }
   }
 
-  /** `clients` notes in a closed loop for SECONDS, client i on cases[i] through apis[i % n]. */
   /** Each client adds notes to its case, through apis[client % n]; as fast as it can, or paced. */
   async function notes(targets: ApiProcess[], cases: string[], clients: number, perSecond?: number) {
     const posts = await Promise.all(
