@@ -34,6 +34,9 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   });
   app.set('trust proxy', 'loopback');
   app.disable('x-powered-by');
+  // The lists that clients revalidate set their own ETags (common/etag.ts); hashing every other
+  // answer, command answers included, would cost a SHA-1 of each body for nothing.
+  app.set('etag', false);
   const api = `${config.basePath}api`;
   // While draining, answers end their connections (see ProcessLifecycle).
   app.use(app.get(ProcessLifecycle).closeConnectionsWhileDraining);
