@@ -101,8 +101,11 @@ export const EVENTS_APPENDED_CHANNEL = 'events_appended';
  */
 const MAX_DOCUMENT_STORED_BYTES = 32 * 1024 * 1024;
 
-/** Rows per INSERT: 6 parameters each keeps a statement far below PostgreSQL's 65 535. */
+/** Events per append: 4 parameters each keeps a statement far below PostgreSQL's 65 535. */
 const CHUNK_ROWS = 1000;
+/** appendMany's chunks: events, and characters of JSON (a few MB per statement). */
+const APPEND_MANY_ROWS = 10_000;
+const APPEND_MANY_CHARS = 4 * 1024 * 1024;
 const STREAM_VERSION_KEY = 'events_stream_version_key';
 
 // ORDER BY must name events.transaction_id: a bare transaction_id would mean this text alias,
@@ -320,9 +323,15 @@ export class EventStore {
   }
 
   /**
-   * Appends to many streams in one transaction (the caller's, or its own), in multi-row INSERTs
-   * of CHUNK_ROWS rows: the bulk import path. Expected versions are checked as in `append`;
-   * one stale stream rejects the whole batch. Returns the number of events written.
+   * Appends to many streams in one transaction (the caller's, or its own): the bulk import path.
+   * Expected versions are checked as in `append` (streams that go on: read first; new streams:
+   * the unique key); one stale stream rejects the whole batch. Returns the number of events written.
+   *
+   * One INSERT … SELECT FROM unnest per chunk of up to APPEND_MANY_ROWS events or
+   * APPEND_MANY_CHARS of JSON: the short columns as arrays, the documents as one text of JSON lines
+   * split by string_to_array (JSON.stringify never writes a raw newline). A parameter per value
+   * made node-pg and PostgreSQL handle six parameters per row, and a text[] of documents would have
+   * node-pg quote every `"`. The next chunk is built while PostgreSQL inserts the one before.
    */
   async appendMany(
     batch: { streamId: string; expectedVersion: number; events: NewEvent[] }[],
@@ -336,16 +345,55 @@ export class EventStore {
       if (expected.has(streamId)) throw new Error(`appendMany: stream ${streamId} appears more than once`);
       if (events.length > 0) expected.set(streamId, expectedVersion);
     }
-    const rows = batch.flatMap(({ streamId, expectedVersion, events }) =>
-      events.map((event, index) => [
-        streamId,
-        expectedVersion + index + 1,
-        event.type,
-        this.schemaVersion(event),
-        toJson(event.data),
-      ]),
-    );
-    if (rows.length === 0) return 0;
+    if (expected.size === 0) return 0;
+
+    const schemaVersion = (event: NewEvent) => this.schemaVersion(event);
+    /** [stream ids, versions, types, schema versions, JSON lines] per chunk. */
+    function* chunks(): Generator<unknown[]> {
+      let streamIds: string[] = [];
+      let versions: number[] = [];
+      let types: string[] = [];
+      let schemaVersions: number[] = [];
+      let documents: string[] = [];
+      let chars = 0;
+      for (const { streamId, expectedVersion, events } of batch) {
+        for (let index = 0; index < events.length; index++) {
+          const document = toJson(events[index].data);
+          streamIds.push(streamId);
+          versions.push(expectedVersion + index + 1);
+          types.push(events[index].type);
+          schemaVersions.push(schemaVersion(events[index]));
+          documents.push(document);
+          chars += document.length;
+          if (documents.length >= APPEND_MANY_ROWS || chars >= APPEND_MANY_CHARS) {
+            yield [streamIds, versions, types, schemaVersions, documents.join('\n')];
+            [streamIds, versions, types, schemaVersions, documents, chars] = [[], [], [], [], [], 0];
+          }
+        }
+      }
+      if (documents.length) yield [streamIds, versions, types, schemaVersions, documents.join('\n')];
+    }
+
+    const insert = async (runner: QueryRunner, params: unknown[]): Promise<number> => {
+      try {
+        const result = await runner.query(
+          `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+           SELECT r.stream_id, r.stream_version, r.type, r.schema_version, r.data::jsonb, $6::jsonb
+             FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], string_to_array($5::text, E'\\n'))
+               AS r(stream_id, stream_version, type, schema_version, data)`,
+          [...params, JSON.stringify(metadata)],
+          true,
+        );
+        return result.affected ?? 0;
+      } catch (err) {
+        if (!isStreamVersionConflict(err)) throw err;
+        const streamId = conflictingStream(err);
+        throw new WrongExpectedVersionError(
+          streamId ?? '(one of the batch)',
+          expected.get(streamId ?? '') ?? 0,
+        );
+      }
+    };
 
     const write = async (runner: QueryRunner): Promise<number> => {
       // Streams expected to be new need no lookup: their version 1 would collide on the key.
@@ -362,30 +410,15 @@ export class EventStore {
         }
       }
       let written = 0;
-      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-        const chunk = rows.slice(start, start + CHUNK_ROWS);
-        const values = chunk.map((_, row) => {
-          const n = 1 + row * 5;
-          return `($${n + 1}::text, $${n + 2}::int, $${n + 3}::text, $${n + 4}::int, $${n + 5}::jsonb, $1::jsonb)`;
-        });
-        try {
-          const result = await runner.query(
-            `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
-             VALUES ${values.join(', ')}`,
-            [JSON.stringify(metadata), ...chunk.flat()],
-            true,
-          );
-          written += result.affected ?? chunk.length;
-        } catch (err) {
-          if (!isStreamVersionConflict(err)) throw err;
-          const streamId = conflictingStream(err);
-          throw new WrongExpectedVersionError(
-            streamId ?? '(one of the batch)',
-            expected.get(streamId ?? '') ?? 0,
-          );
-        }
+      let inserting: Promise<number> | undefined;
+      for (const params of chunks()) {
+        // Built while the chunk before is being inserted; one statement in flight at a time.
+        if (inserting) written += await inserting;
+        inserting = insert(runner, params);
+        // Let the statement go out before the next chunk's CPU work.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      return written;
+      return written + (await inserting!);
     };
     return queryRunner ? write(queryRunner) : withTransaction(this.dataSource, write);
   }
