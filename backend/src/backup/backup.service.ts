@@ -197,7 +197,11 @@ export class BackupService {
     );
     await this.importUsers(runner, users, metadata);
     const imported = await this.caseImport.importCases(cases, actor, metadata.correlationId, runner);
-    await this.deleteCasesNotIn(runner, new Set(cases.map((item) => item.id)), metadata);
+    await this.deleteCasesNotIn(
+      runner,
+      cases.map((item) => item.id),
+      metadata,
+    );
     return { marker, cases: imported };
   }
 
@@ -253,10 +257,14 @@ export class BackupService {
     await this.userProjection.apply(state, appended.position, runner);
   }
 
-  private async deleteCasesNotIn(runner: QueryRunner, restored: Set<string>, metadata: EventMetadata) {
-    const live: { id: string }[] = await runner.query('SELECT id FROM case_view WHERE NOT deleted');
+  private async deleteCasesNotIn(runner: QueryRunner, restored: string[], metadata: EventMetadata) {
+    // Only the cases the backup lacks come back (not every live case, i.e. the whole import).
+    const live: { id: string }[] = await runner.query(
+      `SELECT id FROM case_view v
+        WHERE NOT deleted AND NOT EXISTS (SELECT FROM unnest($1::text[]) AS r(id) WHERE r.id = v.id)`,
+      [restored],
+    );
     for (const { id } of live) {
-      if (restored.has(id)) continue;
       const streamId = caseStreamId(id);
       const state = foldCase((await this.store.readStream(streamId, runner)).map(toCaseEvent));
       if (!state || state.deleted) continue;

@@ -415,6 +415,8 @@ export class EventStore {
         // Built while the chunk before is being inserted; one statement in flight at a time.
         if (inserting) written += await inserting;
         inserting = insert(runner, params);
+        // Awaited below; until then a failure must not count as an unhandled rejection.
+        inserting.catch(() => undefined);
         // Let the statement go out before the next chunk's CPU work.
         await new Promise((resolve) => setImmediate(resolve));
       }
