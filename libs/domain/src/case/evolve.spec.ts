@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import type { Case, StageStatus, StagingEntry } from './case.js';
 import { CASE_EVENT_TYPES, caseStreamId, type CaseEvent, type CaseEventData } from './events.js';
-import { evolve, foldCase, stageWithStatus } from './evolve.js';
-import { CASE_STATUSES } from './status.js';
+import { evolve, evolveInPlace, foldCase, stageWithStatus } from './evolve.js';
+import { ALL_CASE_STATUSES, CASE_STATUSES } from './status.js';
 import type { Actor } from '../permissions/roles.js';
 
 const T0 = Date.parse('2025-03-10T09:00:00.000Z');
@@ -437,5 +438,120 @@ describe('stageWithStatus (spec section 4, stage status)', () => {
     ],
   ])('%s', (_label, before, status, after) => {
     expect(stageWithStatus(before, status, NOW)).toEqual(after);
+  });
+});
+
+describe('evolveInPlace and foldCase (one set of rules with evolve)', () => {
+  const statusArb = fc.constantFrom<string>(...ALL_CASE_STATUSES, 'Bogus');
+  const imported: CaseEventData = {
+    type: 'CaseImported',
+    data: {
+      case: {
+        ...structuredClone(fold(createdEvent, approved)),
+        version: undefined,
+        // Imported documents may be incomplete: steps without a date, stages numbered twice.
+        alignerWorkflow: [
+          { name: 'Pending Approval', completed: true, date: time(0), assignedTo: 'x' },
+          { name: 'Scan Received' } as Case['alignerWorkflow'][number],
+          { name: 'Digital Planning', completed: true, date: null, assignedTo: 'y' },
+        ],
+        staging: [
+          { stageNumber: 1, status: 'Not Started', startDate: null, endDate: null },
+          { stageNumber: 1, status: 'Completed', startDate: time(1), endDate: time(2) },
+        ],
+      } as Omit<Case, 'version'>,
+    },
+  };
+  const eventArb: fc.Arbitrary<CaseEventData> = fc.oneof(
+    fc.constant(createdEvent),
+    fc.constant(imported),
+    fc.constant(approved),
+    fc.record({ type: fc.constant('CaseRejected'), data: fc.record({ reason: fc.string() }) }),
+    fc.record({ type: fc.constant('StageAdvanced'), data: fc.record({ from: statusArb, to: statusArb }) }),
+    fc.constant({ type: 'TreatmentPlanApproved', data: {} }),
+    fc.record({ type: fc.constant('ChangesRequested'), data: fc.record({ comment: fc.string() }) }),
+    fc.constantFrom(
+      { type: 'CaseHeld', data: {} },
+      { type: 'CaseResumed', data: {} },
+      { type: 'CaseDeleted', data: {} },
+    ),
+    fc.record({
+      type: fc.constant('CaseDetailsEdited'),
+      data: fc.record({
+        changes: fc.dictionary(
+          fc.constantFrom(
+            'patientName',
+            'simulationVideoUrl',
+            'simulationExternalLink',
+            'priority',
+            '__proto__',
+          ),
+          fc.constantFrom('', 'https://v.example/1', null),
+        ),
+      }),
+    }),
+    fc.record({
+      type: fc.constant('PricingUpdated'),
+      data: fc.record({
+        price: fc.integer(),
+        upperSheets: fc.option(fc.nat(5)),
+        lowerSheets: fc.option(fc.nat(5)),
+      }),
+    }),
+    fc.record({
+      type: fc.constant('SimulationLinksSaved'),
+      data: fc.record({
+        simulationVideoUrl: fc.constantFrom('', 'https://v'),
+        simulationExternalLink: fc.constantFrom('', 'https://e'),
+      }),
+    }),
+    fc.record({
+      type: fc.constant('StageAssigneeChanged'),
+      data: fc.record({
+        stage: statusArb,
+        assignee: fc.constantFrom('tech', 'Tech Team', 'Unassigned'),
+        viaQr: fc.boolean(),
+      }),
+    }),
+    fc.record({
+      type: fc.constant('QrAssignmentKept'),
+      data: fc.record({ stage: statusArb, owner: fc.string() }),
+    }),
+    fc.record({ type: fc.constant('NoteAdded'), data: fc.record({ text: fc.string() }) }),
+    fc.record({
+      type: fc.constant('AlignerStageChanged'),
+      data: fc.record({
+        stageNumber: fc.nat(5),
+        status: fc.constantFrom<StageStatus>('Not Started', 'In Progress', 'Completed'),
+      }),
+    }),
+  ) as fc.Arbitrary<CaseEventData>;
+  const streamArb = fc
+    .tuple(fc.constantFrom(createdEvent, imported), fc.array(eventArb, { maxLength: 40 }))
+    .map(([first, rest]) => stamp([first, ...rest]));
+
+  it('give the same cases, key order included, and evolve changes nothing it is given', () => {
+    fc.assert(
+      fc.property(streamArb, (events) => {
+        let pure: Case | null = null;
+        let inPlace: Case | null = null;
+        for (const event of events) {
+          pure = evolve(deepFreeze(pure), deepFreeze(event));
+          inPlace = evolveInPlace(inPlace, structuredClone(event));
+          expect(JSON.stringify(inPlace)).toBe(JSON.stringify(pure));
+        }
+        expect(JSON.stringify(foldCase(structuredClone(events)))).toBe(JSON.stringify(pure));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('evolveInPlace changes the state it is given and keeps its arrays', () => {
+    const state = fold(createdEvent, approved);
+    const notes = state.notes;
+    const [event] = stamp([{ type: 'NoteAdded', data: { text: 'a' } }]);
+    expect(evolveInPlace(state, event)).toBe(state);
+    expect(state.notes).toBe(notes);
+    expect(notes.at(-1)?.text).toBe('a');
   });
 });

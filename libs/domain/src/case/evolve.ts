@@ -6,6 +6,7 @@ import {
   type Case,
   type CaseFile,
   type FileType,
+  type Note,
   type StagingEntry,
 } from './case.js';
 import type { CaseEvent } from './events.js';
@@ -15,95 +16,114 @@ import type { Actor } from '../permissions/roles.js';
 
 /** Applies one event to the state it follows. Pure: the same events always give the same case. */
 export function evolve(state: Case | null, event: CaseEvent): Case {
+  return apply(state, event, false);
+}
+
+/**
+ * evolve for a caller that owns `state` outright — the case object and its `notes`,
+ * `alignerWorkflow` and `staging` arrays, which no one else holds (a fold's running state, a
+ * rebuild's cache): changes those in place and returns `state` itself (a new case for CaseCreated
+ * and CaseImported). Same result as evolve; it spares the copies, and a long stream's notes are
+ * not copied on every note. The states it returns are again owned by the caller alone.
+ */
+export function evolveInPlace(state: Case | null, event: CaseEvent): Case {
+  return apply(state, event, true);
+}
+
+export function foldCase(events: CaseEvent[]): Case | null {
+  // The running state is the fold's own: no one sees it before the end.
+  return events.reduce<Case | null>(evolveInPlace, null);
+}
+
+/**
+ * The rules, once, for evolve and evolveInPlace. `inPlace`: `state` and its notes,
+ * alignerWorkflow and staging arrays may be changed. Otherwise the case is copied (shallow) and
+ * an array is copied only when the event changes it; everything else is shared with `state`.
+ * Array elements (notes, steps, stages) are never changed, only replaced.
+ */
+function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
   const version = (state?.version ?? 0) + 1;
   if (event.type === 'CaseCreated') return created(event, version);
   if (event.type === 'CaseImported') return { ...structuredClone(event.data.case), version };
   if (!state) throw new Error(`${event.type} cannot start a case stream`);
-  const next: Case = { ...state, version };
+  const next: Case = inPlace ? state : { ...state };
+  next.version = version;
   const { actor, at } = event;
   switch (event.type) {
     case 'CaseApproved':
-      return withNote(
-        {
-          ...moveTo(next, STATUS_LABELS.DigitalPlanning, at),
-          assignedDoctorUsername: event.data.doctorUsername,
-        },
-        CASE_TEXTS.approvedNote(actor.username, event.data.doctorUsername),
-        actor,
-        at,
-      );
+      moveTo(next, STATUS_LABELS.DigitalPlanning, at, inPlace);
+      next.assignedDoctorUsername = event.data.doctorUsername;
+      addNote(next, CASE_TEXTS.approvedNote(actor.username, event.data.doctorUsername), actor, at, inPlace);
+      break;
     case 'CaseRejected':
-      return withNote(
-        { ...next, status: STATUS_LABELS.Rejected, statusEnteredAt: at },
-        CASE_TEXTS.rejectedNote(event.data.reason),
-        actor,
-        at,
-      );
+      next.status = STATUS_LABELS.Rejected;
+      next.statusEnteredAt = at;
+      addNote(next, CASE_TEXTS.rejectedNote(event.data.reason), actor, at, inPlace);
+      break;
     case 'StageAdvanced':
     case 'TreatmentPlanApproved': {
       const to = event.type === 'StageAdvanced' ? event.data.to : STATUS_LABELS.ModelPrinting;
-      return to === STATUS_LABELS.Completed ? completed(moveTo(next, to, at)) : moveTo(next, to, at);
+      moveTo(next, to, at, inPlace);
+      if (to === STATUS_LABELS.Completed) addStaging(next);
+      break;
     }
     case 'ChangesRequested':
-      return withNote(
-        moveTo(next, STATUS_LABELS.DigitalPlanning, at),
-        CASE_TEXTS.changesRequestedNote(event.data.comment),
-        actor,
-        at,
-      );
+      moveTo(next, STATUS_LABELS.DigitalPlanning, at, inPlace);
+      addNote(next, CASE_TEXTS.changesRequestedNote(event.data.comment), actor, at, inPlace);
+      break;
     case 'CaseHeld':
-      return { ...next, onHold: true };
+      next.onHold = true;
+      break;
     case 'CaseResumed':
-      return { ...next, onHold: false };
-    case 'CaseDetailsEdited': {
-      const edited = { ...next, ...event.data.changes };
-      return { ...edited, files: withLinkFiles(edited.files, event.data.changes) };
-    }
+      next.onHold = false;
+      break;
+    case 'CaseDetailsEdited':
+      assignFields(next, event.data.changes);
+      next.files = withLinkFiles(next.files, event.data.changes);
+      break;
     case 'PricingUpdated':
-      return { ...next, ...event.data };
-    case 'SimulationLinksSaved': {
-      const edited = { ...next, ...event.data };
-      return { ...edited, files: withLinkFiles(edited.files, edited) };
-    }
+      assignFields(next, event.data);
+      break;
+    case 'SimulationLinksSaved':
+      assignFields(next, event.data);
+      next.files = withLinkFiles(next.files, next);
+      break;
     case 'StageAssigneeChanged': {
       const { stage, assignee, viaQr } = event.data;
-      const reassigned = {
-        ...next,
-        alignerWorkflow: next.alignerWorkflow.map((step) =>
-          step.name === stage ? { ...step, assignedTo: assignee } : step,
-        ),
-        assignedTechnicians: withTechnician(next.assignedTechnicians, assignee),
-      };
+      next.alignerWorkflow = replaceItems(next.alignerWorkflow, inPlace, (step) =>
+        step.name === stage ? { ...step, assignedTo: assignee } : step,
+      );
+      next.assignedTechnicians = withTechnician(next.assignedTechnicians, assignee);
       const text = viaQr
         ? CASE_TEXTS.selfAssignedNote(stage, assignee)
         : CASE_TEXTS.reassignedNote(stage, assignee, actor.username);
-      return withNote(reassigned, text, actor, at);
+      addNote(next, text, actor, at, inPlace);
+      break;
     }
     case 'QrAssignmentKept':
-      return withNote(
+      addNote(
         next,
         CASE_TEXTS.qrAlreadyAssignedNote(event.data.stage, actor.username, event.data.owner),
         actor,
         at,
+        inPlace,
       );
+      break;
     case 'NoteAdded':
-      return withNote(next, event.data.text, actor, at);
-    case 'AlignerStageChanged':
-      return {
-        ...next,
-        staging: next.staging.map((entry) =>
-          entry.stageNumber === event.data.stageNumber
-            ? stageWithStatus(entry, event.data.status, at)
-            : entry,
-        ),
-      };
+      addNote(next, event.data.text, actor, at, inPlace);
+      break;
+    case 'AlignerStageChanged': {
+      const { stageNumber, status } = event.data;
+      next.staging = replaceItems(next.staging, inPlace, (entry) =>
+        entry.stageNumber === stageNumber ? stageWithStatus(entry, status, at) : entry,
+      );
+      break;
+    }
     case 'CaseDeleted':
-      return { ...next, deleted: true };
+      next.deleted = true;
+      break;
   }
-}
-
-export function foldCase(events: CaseEvent[]): Case | null {
-  return events.reduce<Case | null>(evolve, null);
+  return next;
 }
 
 function created(event: Extract<CaseEvent, { type: 'CaseCreated' }>, version: number): Case {
@@ -142,39 +162,40 @@ function created(event: Extract<CaseEvent, { type: 'CaseCreated' }>, version: nu
     fee: data.fee && { ...data.fee, paidAt: at },
     version,
   };
-  return withNote(base, CASE_TEXTS.createdNote(actor.role), actor, at);
+  base.notes.push(note(base, CASE_TEXTS.createdNote(actor.role), actor, at));
+  return base;
 }
 
 /**
  * Enters a status: every step before it is completed (keeping an earlier date), every step from it
  * on is open again — so a plan sent back to Digital Planning reopens the steps it had passed.
+ * Only the steps whose state changes are replaced.
  */
-function moveTo(state: Case, to: CaseStatus, at: string): Case {
+function moveTo(state: Case, to: CaseStatus, at: string, inPlace: boolean): void {
   const target = statusIndex(to);
-  const reached = (index: number) => index < target || to === STATUS_LABELS.Completed;
-  return {
-    ...state,
-    status: to,
-    statusEnteredAt: at,
-    alignerWorkflow: state.alignerWorkflow.map((step, index) =>
-      reached(index)
-        ? { ...step, completed: true, date: step.date ?? at }
-        : { ...step, completed: false, date: null },
-    ),
-  };
+  const all = to === STATUS_LABELS.Completed;
+  state.status = to;
+  state.statusEnteredAt = at;
+  state.alignerWorkflow = replaceItems(state.alignerWorkflow, inPlace, (step, index) => {
+    if (all || index < target) {
+      const done = step.completed === true && step.date !== null && step.date !== undefined;
+      return done ? step : { ...step, completed: true, date: step.date ?? at };
+    }
+    return step.completed === false && step.date === null ? step : { ...step, completed: false, date: null };
+  });
 }
 
 /** Completion creates the aligner staging: one stage per sheet of the larger arch. */
-function completed(state: Case): Case {
+function addStaging(state: Case): void {
   const stages = Math.max(state.upperSheets ?? 0, state.lowerSheets ?? 0);
-  if (stages <= 0 || state.staging.length > 0) return state;
-  const staging: StagingEntry[] = Array.from({ length: stages }, (_, index) => ({
+  if (stages <= 0 || state.staging.length > 0) return;
+  state.staging = Array.from({ length: stages }, (_, index) => ({
     stageNumber: index + 1,
     status: 'Not Started',
     startDate: null,
     endDate: null,
   }));
-  return { ...state, staging, stageWearTimeInDays: DEFAULT_STAGE_WEAR_DAYS };
+  state.stageWearTimeInDays = DEFAULT_STAGE_WEAR_DAYS;
 }
 
 export function stageWithStatus(
@@ -187,15 +208,47 @@ export function stageWithStatus(
   return { ...entry, status, startDate, endDate: status === 'Completed' ? at : null };
 }
 
-function withNote(state: Case, text: string, actor: Actor, at: string): Case {
-  const note = {
+function note(state: Case, text: string, actor: Actor, at: string): Note {
+  return {
     id: `note-${Date.parse(at)}-${state.version}`,
     author: actor.username,
     role: actor.role,
     text,
     timestamp: at,
   };
-  return { ...state, notes: [...state.notes, note] };
+}
+
+function addNote(state: Case, text: string, actor: Actor, at: string, inPlace: boolean): void {
+  const added = note(state, text, actor, at);
+  if (inPlace) state.notes.push(added);
+  else state.notes = [...state.notes, added];
+}
+
+/**
+ * `items` with `change` applied to each: the same array when nothing changes; else, in place or
+ * a copy (made at the first change), each changed element replaced.
+ */
+function replaceItems<T>(items: T[], inPlace: boolean, change: (item: T, index: number) => T): T[] {
+  let result = items;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    const changed = change(item, index);
+    if (changed === item) continue;
+    if (result === items && !inPlace) result = items.slice();
+    result[index] = changed;
+  }
+  return result;
+}
+
+/** As `{ ...state, ...fields }` would set them, on `state` itself. */
+function assignFields(state: Case, fields: object): void {
+  for (const key of Object.keys(fields)) {
+    const value = (fields as Record<string, unknown>)[key];
+    // A key named __proto__ (JSON.parse makes it an own key) is a field to a spread, not the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(state, key, { value, writable: true, enumerable: true, configurable: true });
+    else (state as unknown as Record<string, unknown>)[key] = value;
+  }
 }
 
 function withTechnician(technicians: string[], assignee: string): string[] {
