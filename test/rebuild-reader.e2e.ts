@@ -62,5 +62,15 @@ describe('readAllInOneDocument', () => {
     expect(fast.events.length).toBe(49);
     expect(fast.events).toEqual(plain.events);
     expect(await store.readAllInOneDocument(null, 1)).toMatchObject({ more: true });
+
+    // keyAfter: where a batch of n events would end, for the read after it to start early.
+    const keyOf = (event: RecordedEvent) => ({
+      transactionId: event.transactionId,
+      position: event.position,
+    });
+    const from = keyOf(plain.events[4]);
+    expect(await store.keyAfter(from, 10)).toEqual(keyOf(plain.events[14]));
+    expect(await store.keyAfter(null, 49)).toEqual(keyOf(plain.events[48]));
+    expect(await store.keyAfter(null, 50)).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   let dataSource: DataSource | undefined;
   try {
     await runMigrations(database.url, log);
-    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 4 }).initialize();
+    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 5 }).initialize();
     let lastLog = 0;
     const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource)).run({
       onProgress: (progress) => {

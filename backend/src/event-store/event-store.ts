@@ -323,6 +323,24 @@ export class EventStore {
   }
 
   /**
+   * Where a readAllInOneDocument batch of `count` events from `after` would end, found without
+   * reading the events (the key index alone): the key of the count-th commit-safe event after
+   * `after`, or null when fewer follow. Lets a bulk reader start the read after a batch while that
+   * batch is still being read; the start is only a guess until the batch ends at that very key.
+   */
+  async keyAfter(after: Checkpoint | null, count: number): Promise<Checkpoint | null> {
+    const [row]: { transaction_id: string; position: string }[] = await this.dataSource.query(
+      `SELECT transaction_id::text AS transaction_id, global_position::text AS position FROM events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+        ORDER BY events.transaction_id, events.global_position
+       OFFSET $3 LIMIT 1`,
+      [after?.transactionId ?? '0', after?.position ?? '0', count - 1],
+    );
+    return row ? { transactionId: row.transaction_id, position: row.position } : null;
+  }
+
+  /**
    * Appends to many streams in one transaction (the caller's, or its own): the bulk import path.
    * Expected versions are checked as in `append` (streams that go on: read first; new streams:
    * the unique key); one stale stream rejects the whole batch. Returns the number of events written.

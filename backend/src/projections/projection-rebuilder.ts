@@ -229,8 +229,8 @@ export class ProjectionRebuilder {
 
   /**
    * Replays the log from `after` until a read comes back short (the end, as far as commit-safe
-   * reads reach). Three things overlap: PostgreSQL reads the next batch and writes the rows taken
-   * at the last checkpoint while this process folds the current batch.
+   * reads reach). Four things overlap: PostgreSQL reads the next two batches and writes the rows
+   * taken at the last checkpoint while this process folds the current batch.
    */
   private async replayLog(run: Run, after: Checkpoint | null): Promise<Checkpoint | null> {
     const batchSize = run.options.batchSize ?? DEFAULT_BATCH;
@@ -249,17 +249,34 @@ export class ProjectionRebuilder {
       saved = checkpoint;
       savedAt = Date.now();
     };
+    const start = (from: Checkpoint | null): LogRead => {
+      const batch = this.store.readAllInOneDocument(from, batchSize);
+      batch.catch(() => undefined); // handled where it is awaited, if it is used
+      return { from, batch };
+    };
+    // The read after a read under way starts from where that one should end (the key index says
+    // where), so that two reads run while this process folds; it is used only if the read before
+    // really ends there (a batch cut short by size, or the end of the log, does not).
+    const readAfter = (read: LogRead): Promise<LogRead | null> => {
+      const next = this.store.keyAfter(read.from, batchSize).then((end) => end && start(end));
+      next.catch(() => undefined); // handled where it is awaited
+      return next;
+    };
+    let read: LogRead | null = start(after);
+    let ahead = readAfter(read);
     try {
-      let next: Promise<{ events: RecordedEvent[]; more: boolean }> | undefined =
-        this.store.readAllInOneDocument(after, batchSize);
-      while (next) {
-        const batch: { events: RecordedEvent[]; more: boolean } = await next;
+      while (read) {
+        const batch: { events: RecordedEvent[]; more: boolean } = await read.batch;
         const events: RecordedEvent[] = batch.events;
         if (!events.length) break;
         const last: RecordedEvent = events[events.length - 1];
         after = { transactionId: last.transactionId, position: last.position };
-        next = batch.more ? this.store.readAllInOneDocument(after, batchSize) : undefined;
-        next?.catch(() => undefined); // handled where it is awaited
+        read = null;
+        if (batch.more) {
+          const guessed = await ahead;
+          read = guessed && sameKey(guessed.from, after) ? guessed : start(after);
+          ahead = readAfter(read);
+        }
         await run.replay.applyLogEvents(events);
         run.progress.eventsDone += events.length;
         // Writing takes at most about a fifth of the time, however large the rows are.
@@ -272,8 +289,9 @@ export class ProjectionRebuilder {
       await writing;
       return after;
     } finally {
-      // Never leave a write running behind a failed rebuild (its lock is released next).
+      // Never leave a write running behind a failed rebuild (its lock is released next), nor a read.
       await writing?.catch(() => undefined);
+      await ahead.then((guessed) => guessed?.batch).catch(() => undefined);
     }
   }
 
@@ -400,6 +418,16 @@ export class ProjectionRebuilder {
     );
     return n;
   }
+}
+
+/** A batch of the log being read, from the key `from` on. */
+interface LogRead {
+  from: Checkpoint | null;
+  batch: Promise<{ events: RecordedEvent[]; more: boolean }>;
+}
+
+function sameKey(a: Checkpoint | null, b: Checkpoint): boolean {
+  return a !== null && a.transactionId === b.transactionId && a.position === b.position;
 }
 
 /** One rebuild under way. */

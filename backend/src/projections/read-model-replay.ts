@@ -86,10 +86,11 @@ export class ReadModelReplay {
 
   /** Applies events read from the log in commit-safe order; `runner`: the transaction to read in. */
   async applyLogEvents(events: RecordedEvent[], runner?: QueryRunner): Promise<void> {
-    await this.loadStates(
-      events.map((event) => event.streamId),
-      runner,
-    );
+    if (!this.authoritative)
+      await this.loadStates(
+        events.map((event) => event.streamId),
+        runner,
+      );
     for (const event of events) {
       const stream = streamOf(event.streamId);
       if (!stream) continue;
