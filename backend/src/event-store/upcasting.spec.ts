@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { createTestDatabase } from '../../../test/support/database.js';
+import { eventually } from '../../../test/support/helpers.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { ProjectionRebuildService } from '../projections/projection-rebuild.service.js';
-import { EventStore } from './event-store.js';
+import { EventStore, type RecordedEvent } from './event-store.js';
 import { createEventStore } from './event-store.module.js';
 
 const actor = { username: 'admin', role: 'Manager' };
@@ -63,7 +64,9 @@ describe('event upcasting', () => {
       expect(stream[0].data).not.toHaveProperty('dueDate');
       expect(stream[1].data).toEqual({ text: 'Written in the old shape.' });
 
-      const all = await store.readAll(null, 10);
+      // The whole log is read in commit-safe order: another session's open transaction delays it.
+      let all: RecordedEvent[] = [];
+      await eventually(async () => (all = await store.readAll(null, 10)).length >= stream.length, 60_000);
       expect(all.map((event) => event.data)).toEqual(stream.map((event) => event.data));
     });
 

@@ -86,7 +86,10 @@ describe('LogTailer', () => {
       a = await startTestApp();
       db = new Client({ connectionString: a.databaseUrl });
       await db.connect();
-      safeBeforeB = await commitSafeEnd();
+      // Another session's open transaction on the server holds the safe end back: wait it out.
+      const deadline = Date.now() + 60_000;
+      while ((safeBeforeB = await commitSafeEnd()) === null && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       const config = loadConfig({
         DATABASE_URL: a.databaseUrl,
         DEMO_DATA: '1',
