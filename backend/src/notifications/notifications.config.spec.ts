@@ -23,7 +23,7 @@ describe('notifications configuration', () => {
       vapidSubject: 'mailto:admin@example.com',
       fcm: null,
       queuePrefix: 'bull',
-      concurrency: 50,
+      concurrency: 100,
       backoffMs: 1000,
     });
   });

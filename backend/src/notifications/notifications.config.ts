@@ -69,7 +69,7 @@ export function loadNotificationsConfig(
     vapidSubject,
     fcm: loadFcm(env, fail),
     queuePrefix: env.NOTIFICATIONS_QUEUE_PREFIX?.trim() || 'bull',
-    concurrency: positiveInt(env, 'NOTIFICATIONS_CONCURRENCY', 50, fail),
+    concurrency: positiveInt(env, 'NOTIFICATIONS_CONCURRENCY', 100, fail),
     backoffMs: positiveInt(env, 'NOTIFICATIONS_BACKOFF_MS', 1000, fail),
     lockMs: positiveInt(env, 'NOTIFICATIONS_LOCK_MS', 15000, fail),
   };
