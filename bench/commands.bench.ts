@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { buildBackend, startApiProcess, type ApiProcess } from '../test/support/app-process';
 import { createTestDatabase } from '../test/support/database';
-import { load, summarise, thousands } from './support/load';
+import { load, summarise, thousands, cpuSeconds } from './support/load';
 import { recordFigure } from './support/report';
 
 /**
@@ -31,12 +31,6 @@ const CLIENTS = 32;
 const SECONDS = Number(process.env.BENCH_COMMANDS_SECONDS ?? 10);
 const BENCH = 'bench/commands.bench.ts';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** pgbench: one INSERT per transaction, 32 clients, on a scratch table of the same server. */
 function pgbenchInsertRate(databaseUrl: string, seconds: number): number {

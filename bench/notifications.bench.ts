@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -9,7 +9,7 @@ import { BullMqDriver } from '../backend/src/notifications/queue/bullmq.driver';
 import type { NotificationJob } from '../backend/src/notifications/queue/notification-queue';
 import { loadOrCreateKeyFile } from '../backend/src/notifications/vapid-keys';
 import { createTestDatabase } from '../test/support/database';
-import { thousands } from './support/load';
+import { thousands, cpuSeconds } from './support/load';
 import { PushServiceProcess } from '../test/support/push-service';
 import { loadNotificationsConfig } from '../backend/src/notifications/notifications.config';
 import { loadConfig } from '../backend/src/config/config';
@@ -36,12 +36,6 @@ const DEFAULT_CONCURRENCY = loadNotificationsConfig(
   loadConfig({ DATABASE_URL: 'postgres://unused', ADMIN_PASSWORD: 'x', DATA_DIR: tmpdir() }),
   {},
 ).concurrency;
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
 
 describe('notification delivery throughput', () => {
   it('measures jobs/s of one worker process', async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase } from '../test/support/database';
 import { longTransactionOnServer } from '../test/support/sse';
-import { summarise, thousands } from './support/load';
+import { summarise, thousands, cpuSeconds } from './support/load';
 import { recordFigure } from './support/report';
 
 /**
@@ -26,12 +26,6 @@ const COMMANDS = Number(process.env.BENCH_SSE_COMMANDS ?? 100);
 const SPACING_MS = 100;
 const CASES = 10;
 const REPO = join(__dirname, '..');
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

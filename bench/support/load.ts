@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Closed-loop load: `clients` callers each repeat `call` until `seconds` have passed. */
 export async function load(seconds: number, clients: number, call: (client: number) => Promise<unknown>) {
   const latencies: number[] = [];
@@ -30,3 +32,9 @@ export function summarise(samples: number[]): { count: number; p50: number; p99:
 
 /** 12,345 */
 export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; USER_HZ = 100). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
