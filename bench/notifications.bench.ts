@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { startWorkerProcess } from '../backend/src/notifications/testing/worker-process';
 import { BullMqDriver } from '../backend/src/notifications/queue/bullmq.driver';
 import type { NotificationJob } from '../backend/src/notifications/queue/notification-queue';
 import { loadOrCreateKeyFile } from '../backend/src/notifications/vapid-keys';
 import { createTestDatabase } from '../test/support/database';
+import { clearQueuePrefix } from '../test/support/helpers';
 import { thousands, cpuSeconds } from './support/load';
 import { PushServiceProcess } from '../test/support/push-service';
 import { loadNotificationsConfig } from '../backend/src/notifications/notifications.config';
@@ -132,10 +132,7 @@ describe('notification delivery throughput', () => {
         } finally {
           await producer.close();
           await worker.stop();
-          const redis = new Redis(REDIS_URL);
-          const keys = await redis.keys(`${prefix}:*`);
-          if (keys.length) await redis.del(...keys);
-          redis.disconnect();
+          await clearQueuePrefix(REDIS_URL, prefix);
         }
       }
     } finally {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../test/support/app-process';
 import { createTestDatabase } from '../test/support/database';
 import { longTransactionOnServer } from '../test/support/sse';
 import { summarise, thousands, cpuSeconds } from './support/load';
@@ -26,17 +26,6 @@ const COMMANDS = Number(process.env.BENCH_SSE_COMMANDS ?? 100);
 const SPACING_MS = 100;
 const CASES = 10;
 const REPO = join(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startApi(env: Record<string, string>): Promise<{ child: ChildProcess; api: string }> {
   const port = await freePort();

@@ -10,7 +10,7 @@ import {
   startApiProcess,
   type ApiProcess,
 } from './support/app-process';
-import { createTestDatabase } from './support/database';
+import { createTestDatabase, keepInUse } from './support/database';
 import { eventually, sql } from './support/helpers';
 import { SseStream } from './support/sse';
 
@@ -47,9 +47,7 @@ describe('graceful shutdown of an API process', () => {
     await buildBackend();
     database = await createTestDatabase();
     // A session in the database marks it as in use: other test runs sweep unused af_test_ ones.
-    keeper = new Client({ connectionString: database.url });
-    keeper.on('error', () => undefined);
-    await keeper.connect();
+    keeper = await keepInUse(database.url);
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'af-shutdown-'));
     app = await startApiProcess('API', {
       DATABASE_URL: database.url,
@@ -58,6 +56,29 @@ describe('graceful shutdown of an API process', () => {
       SHUTDOWN_TIMEOUT_MS: '60000',
     });
   }, BUILD_TIMEOUT_MS + START_TIMEOUT_MS);
+
+  /** Takes the case's write locks in an open transaction of `client` (see the first use). */
+  async function holdCaseLocks(client: Client): Promise<void> {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
+    await client.query('SELECT 1 FROM case_view WHERE id = $1 FOR UPDATE', [CASE_ID]);
+  }
+
+  /** Until one session of the test database waits for a lock: the command is held. */
+  async function untilOneWaitsForLocks(): Promise<void> {
+    await eventually(
+      async () =>
+        (
+          await sql(
+            database!.url,
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        )[0].n === 1,
+      15_000,
+      'the command to wait for the case locks',
+    );
+  }
 
   afterAll(async () => {
     await app?.stop();
@@ -92,25 +113,12 @@ describe('graceful shutdown of an API process', () => {
     // quick path's append-and-project statement).
     locker = new Client({ connectionString: database!.url });
     await locker.connect();
-    await locker.query('BEGIN');
-    await locker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
-    await locker.query('SELECT 1 FROM case_view WHERE id = $1 FOR UPDATE', [CASE_ID]);
+    await holdCaseLocks(locker);
     let answered = false;
     const command = admin.post(`/cases/${CASE_ID}/notes`, { text: 'sent before the SIGTERM' }).finally(() => {
       answered = true;
     });
-    await eventually(
-      async () =>
-        (
-          await sql(
-            database!.url,
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          )
-        )[0].n === 1,
-      15_000,
-      'the command to wait for the case locks',
-    );
+    await untilOneWaitsForLocks();
 
     app!.terminate();
     // Readiness turns 503 at once, while the listener still accepts (SHUTDOWN_DELAY_MS)…
@@ -178,24 +186,11 @@ describe('graceful shutdown of an API process', () => {
     await blocker.connect();
     try {
       const admin = await bounded.login('admin');
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [caseStreamId(CASE_ID)]);
-      await blocker.query('SELECT 1 FROM case_view WHERE id = $1 FOR UPDATE', [CASE_ID]);
+      await holdCaseLocks(blocker);
       const command = admin
         .post(`/cases/${CASE_ID}/notes`, { text: 'cut short by the bound' })
         .catch((error: Error) => error);
-      await eventually(
-        async () =>
-          (
-            await sql(
-              database!.url,
-              `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            )
-          )[0].n === 1,
-        15_000,
-        'the command to wait for the case locks',
-      );
+      await untilOneWaitsForLocks();
       bounded.terminate();
       const exit = await Promise.race([
         bounded.exited,

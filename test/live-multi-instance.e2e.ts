@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { Client } from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase } from './support/database';
+import { freePort } from './support/app-process';
+import { createTestDatabase, keepInUse } from './support/database';
 import { ApiClient } from './support/http';
 import { LIVE_TEST_TIMEOUT_MS, longTransactionOnServer, SseStream } from './support/sse';
 
@@ -21,19 +21,6 @@ interface Instance {
   api: string;
   output: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** A port nobody listens on right now; the instance binds it a moment later. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function startInstance(name: string, port: number, databaseUrl: string, dataDir: string): Instance {
@@ -116,9 +103,7 @@ describe('live updates across two API instances', () => {
       });
       database = await createTestDatabase();
       // A session in the database marks it as in use: other test runs sweep unused af_test_ ones.
-      keeper = new Client({ connectionString: database.url });
-      keeper.on('error', () => undefined);
-      await keeper.connect();
+      keeper = await keepInUse(database.url);
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'af-live-multi-'));
       const [portA, portB] = [await freePort(), await freePort()];
       // One after the other: the first seeds the empty store, the second finds it seeded.

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { startWorkerProcess, type WorkerProcess } from '../backend/src/notifications/testing/worker-process';
-import { eventually, sleep, sql, withEnv } from './support/helpers';
+import { freePort } from './support/app-process';
+import { clearQueuePrefix, eventually, sleep, sql, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { startTestApp } from './support/test-app';
@@ -14,28 +14,6 @@ import { startTestApp } from './support/test-app';
 const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A Redis of this test's own, so stopping it disturbs nobody else (a free port unless given). */
 const OWN_REDIS_PORT = Number(process.env.TEST_OWN_REDIS_PORT ?? 0);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function clearPrefix(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-  } catch {
-    // That Redis is gone already: nothing to clear.
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** Per (device, case): how many pushes arrived. Exactly once means every count is 1. */
 function countsByDeviceAndCase(push: PushService): Map<string, number> {
@@ -156,7 +134,7 @@ describe('notifications under faults', () => {
     } finally {
       for (const worker of workers) await worker.stop();
       await lab.close();
-      await clearPrefix(SHARED_REDIS_URL, prefix);
+      await clearQueuePrefix(SHARED_REDIS_URL, prefix);
     }
   }, 180_000);
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { startWorkerProcess, type WorkerProcess } from '../backend/src/notifications/testing/worker-process';
 import {
@@ -12,8 +11,8 @@ import {
   startApiProcess,
   type ApiProcess,
 } from './support/app-process';
-import { createTestDatabase } from './support/database';
-import { eventually, sleep, sql } from './support/helpers';
+import { createTestDatabase, keepInUse } from './support/database';
+import { clearQueuePrefix, eventually, sleep, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
@@ -31,20 +30,6 @@ function pushCounts(push: PushService): Map<string, number> {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
-}
-
-async function clearPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
-  } catch {
-    // Nothing to clear.
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /**
@@ -69,9 +54,7 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
       await buildBackend();
       database = await createTestDatabase();
       // A session in the database marks it as in use: other test runs sweep unused af_test_ ones.
-      keeper = new Client({ connectionString: database.url });
-      keeper.on('error', () => undefined);
-      await keeper.connect();
+      keeper = await keepInUse(database.url);
       dataDir = await mkdtemp(path.join(os.tmpdir(), 'af-scale-'));
       push = await PushService.start();
       const env = {
@@ -99,7 +82,7 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
     await push?.close();
     await keeper?.end().catch(() => undefined);
     await database?.drop();
-    await clearPrefix(prefix);
+    await clearQueuePrefix(REDIS_URL, prefix);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   }, 60_000);
 

@@ -48,3 +48,14 @@ export async function withAdminClient<T>(fn: (client: Client) => Promise<T>): Pr
     await client.end();
   }
 }
+
+/**
+ * An open session that marks a database as in use while processes of a test come and go: other
+ * test runs sweep af_test_ databases nobody is connected to. `end()` it before dropping.
+ */
+export async function keepInUse(url: string): Promise<Client> {
+  const keeper = new Client({ connectionString: url });
+  keeper.on('error', () => undefined);
+  await keeper.connect();
+  return keeper;
+}

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
 /** Runs `fn` with these variables set in process.env (configuration read at start sees them). */
@@ -38,3 +39,18 @@ export async function eventually(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Deletes a test's queue keys (`prefix:*`) from a Redis; one that is gone already has nothing to clear. */
+export async function clearQueuePrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+  } catch {
+    // Nothing to clear.
+  } finally {
+    redis.disconnect();
+  }
+}
