@@ -16,6 +16,7 @@ import { HealthModule } from './health/health.module.js';
 import { LiveModule } from './live/live.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
 
@@ -37,6 +38,7 @@ export class AppModule {
         EventEmitterModule.forRoot(),
         EventStoreModule,
         RedisModule,
+        SecurityModule,
         UsersModule,
         AuthModule,
         CasesModule,
