@@ -5,6 +5,7 @@ export * from './case/events.js';
 export * from './case/evolve.js';
 export * from './case/decide.js';
 export * from './case/texts.js';
+export * from './case/notes-bound.js';
 export * from './permissions/roles.js';
 export * from './permissions/permissions.js';
 export * from './staging/staging.js';

@@ -12,8 +12,10 @@ import {
 import type { CaseEventData } from './events.js';
 import { evolve } from './evolve.js';
 import { ALL_CASE_STATUSES, CASE_STATUSES, nextStatus, statusIndex, type CaseStatus } from './status.js';
+import { checkNotesBound, notesTextLength } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
 import type { Actor, Role } from '../permissions/roles.js';
+import { LIMITS } from '../validation/validation.js';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: a case is given as the events that made it; commands are decided at NOW.
@@ -1658,6 +1660,119 @@ describe('AddNote (anyone who can see the case)', () => {
       text: 'Done',
       timestamp: NOW,
     });
+  });
+});
+
+describe('the bounds on notes per case (10,000 notes, 5,000,000 characters in all)', () => {
+  const note = (text: unknown): CaseCommand => ({ type: 'AddNote', text });
+  /** A case whose notes are `count` notes of `length` characters each. */
+  function withNotes(state: Case, count: number, length = 10): Case {
+    const notes = Array.from({ length: count }, (_, index) => ({
+      id: `note-${index}`,
+      author: 'tech',
+      role: 'Technician',
+      text: 'n'.repeat(length),
+      timestamp: NOW,
+    }));
+    return { ...state, notes };
+  }
+  const full = refused(
+    'conflict',
+    'This case has reached its limit of 10,000 notes. No more notes can be added.',
+  );
+  const tooLarge = refused(
+    'conflict',
+    'The notes of this case have reached their limit of 5,000,000 characters in all. No more notes can be added.',
+  );
+
+  it('names the limits in CASE_TEXTS', () => {
+    expect(CASE_TEXTS.tooManyNotes(LIMITS.notesPerCase)).toBe(
+      'This case has reached its limit of 10,000 notes. No more notes can be added.',
+    );
+    expect(LIMITS.notesPerCase).toBeGreaterThanOrEqual(5_000);
+    expect(LIMITS.notesTextPerCase).toBe(5_000_000);
+  });
+
+  it('takes the 10,000th note and refuses the 10,001st with 409', () => {
+    const almost = withNotes(caseAt('Quality Check'), 9_999);
+    const filled = apply(almost, run(almost, note('Last one'), tech), tech);
+    expect(filled.notes).toHaveLength(10_000);
+    expect(run(filled, note('One more'), tech)).toEqual(full);
+  });
+
+  it('refuses a note that would take the text past 5,000,000 characters, and takes one that just fits', () => {
+    // 1,000 notes of 4,999 characters: 4,999,000 characters, 1,000 left.
+    const state = withNotes(caseAt('Quality Check'), 1_000, 4_999);
+    expect(notesTextLength(state.notes)).toBe(4_999_000);
+    expect(run(state, note('x'.repeat(1_001)), tech)).toEqual(tooLarge);
+    expect(run(state, note('x'.repeat(1_000)), tech)).toEqual(
+      accepted({ type: 'NoteAdded', data: { text: 'x'.repeat(1_000) } }),
+    );
+  });
+
+  it('keeps the single-note limit and the empty-note check ahead of the bound', () => {
+    const filled = withNotes(caseAt('Quality Check'), 10_000);
+    expect(run(filled, note('x'.repeat(5001)), tech)).toEqual(
+      refused('invalid', 'Note must be at most 5000 characters.'),
+    );
+    expect(run(filled, note(' '), tech)).toEqual(refused('invalid', 'Note cannot be empty.'));
+  });
+
+  it('never fails a command for the notes the workflow writes itself: they are left out at the bound', () => {
+    const pending = withNotes(caseAt('Pending Approval'), 10_000);
+    const approve: CaseCommand = {
+      type: 'ApproveCase',
+      doctorUsername: 'dr.lee',
+      doctor: { username: 'dr.lee', role: 'Doctor' },
+    };
+    const approved = apply(pending, run(pending, approve));
+    expect(approved.status).toBe('Digital Planning');
+    expect(approved.notes).toHaveLength(10_000);
+    expect(approved.notes.at(-1)!.id).toBe('note-9999');
+
+    const rejected = apply(pending, run(pending, { type: 'RejectCase', reason: 'Scan unusable' }));
+    expect(rejected.status).toBe('Rejected');
+    expect(rejected.notes).toHaveLength(10_000);
+
+    const working = withNotes(caseAt('Thermoforming'), 10_000);
+    const reassigned = apply(
+      working,
+      run(working, {
+        type: 'ReassignStage',
+        stage: 'Thermoforming',
+        assignee: 'tech2',
+        assigneeIsLabUser: true,
+      }),
+    );
+    expect(reassigned.alignerWorkflow.find((step) => step.name === 'Thermoforming')!.assignedTo).toBe(
+      'tech2',
+    );
+    expect(reassigned.notes).toHaveLength(10_000);
+
+    const review = withNotes(caseAt('Doctor Approval'), 1_000, 4_999);
+    const comment = 'c'.repeat(1_500);
+    const changes = apply(review, run(review, { type: 'RequestChanges', comment }, drLee), drLee);
+    expect(changes.status).toBe('Digital Planning');
+    expect(notesTextLength(changes.notes)).toBe(4_999_000);
+  });
+
+  it('still writes the workflow note below the bound', () => {
+    const pending = withNotes(caseAt('Pending Approval'), 9_999);
+    const approve: CaseCommand = {
+      type: 'ApproveCase',
+      doctorUsername: 'dr.lee',
+      doctor: { username: 'dr.lee', role: 'Doctor' },
+    };
+    const approved = apply(pending, run(pending, approve));
+    expect(approved.notes).toHaveLength(10_000);
+    expect(approved.notes.at(-1)!.text).toBe('Case approved by admin and assigned to doctor dr.lee.');
+  });
+
+  it('checks a whole list (a restored case) against both bounds', () => {
+    const base = caseAt('Quality Check');
+    expect(checkNotesBound(withNotes(base, 10_000).notes)).toBeUndefined();
+    expect(checkNotesBound(withNotes(base, 10_001).notes)).toBe(CASE_TEXTS.tooManyNotes(10_000));
+    expect(checkNotesBound(withNotes(base, 1_001, 4_999).notes)).toBe(CASE_TEXTS.notesTooLarge(5_000_000));
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type StageStatus,
 } from './case.js';
 import type { CaseDetails, CaseEventData, EditableCaseField } from './events.js';
+import { notesFull } from './notes-bound.js';
 import { nextStatus, parseStatus, STATUS_LABELS } from './status.js';
 import { CASE_TEXTS } from './texts.js';
 import {
@@ -24,8 +25,9 @@ import {
 import type { Actor, Role } from '../permissions/roles.js';
 import {
   addDays,
+  checkLink,
   checkText,
-  isHttpUrl,
+  isFileUrl,
   isIsoDate,
   LIMITS,
   parseDecimal,
@@ -174,6 +176,8 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       const text = checkText('Note', command.text, { max: LIMITS.noteText });
       if ('error' in text) return invalid(text.error);
       if (!text.value) return invalid(CASE_TEXTS.noteEmpty);
+      const full = notesFull(state.notes, text.value);
+      if (full) return conflict(full);
       return accept({ type: 'NoteAdded', data: { text: text.value } });
     }
     case 'ChangeAlignerStage':
@@ -329,17 +333,12 @@ function checkFiles(value: unknown): { value: CaseFile[] } | { error: string } {
     if ('error' in name || 'error' in url || 'error' in size || !type) {
       return { error: 'Each file needs a name, a url, a size and a known type.' };
     }
-    if (!isHttpUrl(url.value) && !isLocalPath(url.value)) {
+    if (!isFileUrl(url.value)) {
       return { error: `File url of "${name.value}" must be an http(s) URL or a stored file.` };
     }
     files.push({ name: name.value, type, url: url.value, size: size.value });
   }
   return { value: files };
-}
-
-/** A path on this server, such as an upload's url; never protocol-relative. */
-function isLocalPath(value: string): boolean {
-  return value.startsWith('/') && !value.startsWith('//') && !/[\s\\]/.test(value);
 }
 
 type Pricing = { price: number | null; upperSheets: number | null; lowerSheets: number | null };
@@ -385,9 +384,8 @@ function checkLinks(input: {
     ['simulationVideoUrl', 'Simulation Video URL'],
     ['simulationExternalLink', 'External Simulation Link'],
   ] as const) {
-    const link = checkText(label, input[field], { max: LIMITS.url });
+    const link = checkLink(label, input[field]);
     if ('error' in link) return link;
-    if (link.value && !isHttpUrl(link.value)) return { error: `${label} must be an http(s) URL.` };
     result[field] = link.value;
   }
   return { value: result };

@@ -11,6 +11,7 @@ import {
 } from './case.js';
 import type { CaseEvent } from './events.js';
 import { CASE_STATUSES, STATUS_LABELS, statusIndex, type CaseStatus } from './status.js';
+import { notesFull } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
 import type { Actor } from '../permissions/roles.js';
 
@@ -218,7 +219,9 @@ function note(state: Case, text: string, actor: Actor, at: string): Note {
   };
 }
 
+/** A person's note past the bounds is refused by decide; the workflow's own notes are left out. */
 function addNote(state: Case, text: string, actor: Actor, at: string, inPlace: boolean): void {
+  if (notesFull(state.notes, text)) return;
   const added = note(state, text, actor, at);
   if (inPlace) state.notes.push(added);
   else state.notes = [...state.notes, added];

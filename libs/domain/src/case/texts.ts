@@ -31,6 +31,10 @@ export const CASE_TEXTS = {
   reasonRequired: 'A reason is required to reject a case.',
   commentRequired: 'A comment is required to request changes.',
   noteEmpty: 'Note cannot be empty.',
+  tooManyNotes: (limit: number) =>
+    `This case has reached its limit of ${limit.toLocaleString('en-US')} notes. No more notes can be added.`,
+  notesTooLarge: (limit: number) =>
+    `The notes of this case have reached their limit of ${limit.toLocaleString('en-US')} characters in all. No more notes can be added.`,
   onlyAtDigitalPlanning: 'Simulation links can only be saved at Digital Planning.',
   simulationRoles: 'Only a Designer or a Manager can save simulation links.',
   pricingRoles: 'Only a Manager or a Representative can edit pricing.',

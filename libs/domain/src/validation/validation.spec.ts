@@ -1,6 +1,8 @@
 import {
   addDays,
+  checkLink,
   checkText,
+  isFileUrl,
   formatFileSize,
   formatPrice,
   isHttpUrl,
@@ -170,5 +172,33 @@ describe('display formats (spec section 9)', () => {
     [undefined, 'N/A'],
   ])('formatPrice(%j) → %s', (price, text) => {
     expect(formatPrice(price)).toBe(text);
+  });
+});
+
+describe('links and file urls (the commands and the restore use the same checks)', () => {
+  it.each<[string, unknown, { value: string } | { error: string }]>([
+    ['empty', '', { value: '' }],
+    ['absent', undefined, { value: '' }],
+    ['https', ' https://viewer.example/plan/1 ', { value: 'https://viewer.example/plan/1' }],
+    ['http', 'http://viewer.example/', { value: 'http://viewer.example/' }],
+    ['javascript:', 'javascript:alert(1)', { error: 'Link must be an http(s) URL.' }],
+    ['data:', 'data:text/html,<script>alert(1)</script>', { error: 'Link must be an http(s) URL.' }],
+    ['relative', '/api/files/x', { error: 'Link must be an http(s) URL.' }],
+    ['too long', `https://x.example/${'a'.repeat(2048)}`, { error: 'Link must be at most 2048 characters.' }],
+    ['not text', 42, { error: 'Link must be text.' }],
+  ])('checkLink: %s', (_label, value, expected) => {
+    expect(checkLink('Link', value)).toEqual(expected);
+  });
+
+  it.each<[string, boolean]>([
+    ['https://files.example/scan.stl', true],
+    ['/api/files/abc/scan.stl', true],
+    ['javascript:alert(1)', false],
+    ['data:text/html;base64,PHNjcmlwdD4=', false],
+    ['//evil.example/x', false],
+    ['/path with space', false],
+    ['ftp://files.example/x', false],
+  ])('isFileUrl(%j) → %s', (value, expected) => {
+    expect(isFileUrl(value)).toBe(expected);
   });
 });

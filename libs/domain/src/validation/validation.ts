@@ -6,6 +6,9 @@ export const LIMITS = {
   email: 254,
   notes: 10_000,
   noteText: 5_000,
+  /** Notes one case holds at most, and their text in all (characters). */
+  notesPerCase: 10_000,
+  notesTextPerCase: 5_000_000,
   reason: 2_000,
   url: 2_048,
   maxPrice: 1_000_000,
@@ -36,6 +39,24 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A path on this server, such as an upload's url; never protocol-relative. */
+export function isLocalPath(value: string): boolean {
+  return value.startsWith('/') && !value.startsWith('//') && !/[\s\\]/.test(value);
+}
+
+/** Where a case file may point: an http(s) URL or a file stored here (never javascript: or data:). */
+export function isFileUrl(value: string): boolean {
+  return isHttpUrl(value) || isLocalPath(value);
+}
+
+/** An optional link the browser opens or frames (simulation links): empty, or an http(s) URL. */
+export function checkLink(label: string, value: unknown): { value: string } | { error: string } {
+  const link = checkText(label, value, { max: LIMITS.url });
+  if ('error' in link) return link;
+  if (link.value && !isHttpUrl(link.value)) return { error: `${label} must be an http(s) URL.` };
+  return link;
 }
 
 /** A calendar date 'YYYY-MM-DD' that exists. */
