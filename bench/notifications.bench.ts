@@ -33,7 +33,11 @@ const SCENARIOS = [
 const USERS = 20;
 /** What a worker runs at once unless NOTIFICATIONS_CONCURRENCY says otherwise. */
 const DEFAULT_CONCURRENCY = loadNotificationsConfig(
-  loadConfig({ DATABASE_URL: 'postgres://unused', ADMIN_PASSWORD: 'x', DATA_DIR: tmpdir() }),
+  loadConfig({
+    DATABASE_URL: 'postgres://unused',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    DATA_DIR: tmpdir(),
+  }),
   {},
 ).concurrency;
 

@@ -64,7 +64,9 @@ describe('notifications under faults', () => {
       const devices: BrowserSubscription[] = [];
       for (let index = 1; index <= 4; index++) {
         const username = `manager${index}`;
-        expect((await admin.post('/users', { username, password: 'pw', role: 'Manager' })).status).toBe(201);
+        expect(
+          (await admin.post('/users', { username, password: 'manager-pw-1', role: 'Manager' })).status,
+        ).toBe(201);
         const manager = await lab.login(username, 'pw');
         for (let device = 0; device < 2; device++) {
           const subscription = push.subscribe();

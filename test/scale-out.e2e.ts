@@ -107,7 +107,9 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
       await subscribe(adminA);
       for (const [index, api] of [a, b].entries()) {
         const username = `manager${index + 1}`;
-        expect((await adminA.post('/users', { username, password: 'pw', role: 'Manager' })).status).toBe(201);
+        expect(
+          (await adminA.post('/users', { username, password: 'manager-pw-1', role: 'Manager' })).status,
+        ).toBe(201);
         await subscribe(await api.login(username, 'pw'));
       }
 

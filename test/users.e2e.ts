@@ -22,7 +22,7 @@ describe('users over HTTP', () => {
   let admin: ApiClient, rep: ApiClient, designer: ApiClient, tech: ApiClient, drLee: ApiClient;
   let counter = 0;
   /** A fresh user of its own for a test that changes or deletes it. */
-  const freshUser = async (role = 'Technician', password = 'secret') => {
+  const freshUser = async (role = 'Technician', password = 'secret-pw') => {
     const username = `user${++counter}`;
     const created = await admin.post('/users', { username, password, role });
     expect(created.status).toBe(201);
@@ -127,9 +127,12 @@ describe('users over HTTP', () => {
     });
 
     it('defaults the role to Technician and accepts any letter case of a role', async () => {
-      expect((await admin.post('/users', { username: 'plain', password: 'x' })).body.role).toBe('Technician');
+      expect((await admin.post('/users', { username: 'plain', password: 'plain-pw1' })).body.role).toBe(
+        'Technician',
+      );
       expect(
-        (await admin.post('/users', { username: 'shouty', password: 'x', role: 'REPRESENTATIVE' })).body.role,
+        (await admin.post('/users', { username: 'shouty', password: 'shouty-pw1', role: 'REPRESENTATIVE' }))
+          .body.role,
       ).toBe('Representative');
     });
 
@@ -192,7 +195,10 @@ describe('users over HTTP', () => {
         activationSoundEnabled: false,
       });
 
-      const password = await client.put(`/users/${username}`, { password: 'n3w-Secret' });
+      const password = await client.put(`/users/${username}`, {
+        password: 'n3w-Secret',
+        currentPassword: 'secret-pw',
+      });
       expect(password.status).toBe(200);
       expect(Object.keys(password.body).sort()).toEqual([
         'activationSoundEnabled',
@@ -200,7 +206,7 @@ describe('users over HTTP', () => {
         'role',
         'username',
       ]);
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret' })).status).toBe(401);
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(401);
       const again = await lab.login(username, 'n3w-Secret');
       expect((await again.get('/auth/me')).body.user).toEqual(email.body);
     });
@@ -257,9 +263,9 @@ describe('users over HTTP', () => {
       });
       // The existing session carries the new role at once.
       expect((await client.get('/auth/me')).body.user.role).toBe('Designer');
-      const reset = await admin.put(`/users/${username}`, { password: 'from-admin' });
+      const reset = await admin.put(`/users/${username}`, { password: 'from-admin-pw' });
       expect(reset.status).toBe(200);
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'from-admin' })).status).toBe(
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'from-admin-pw' })).status).toBe(
         200,
       );
       expect((await admin.put(`/users/${username}`, { email: null })).body.email).toBeNull();
@@ -307,6 +313,131 @@ describe('users over HTTP', () => {
     });
   });
 
+  describe('passwords (api.md Security)', () => {
+    const TOO_SHORT = { error: 'Password must be at least 8 characters.' };
+    const WRONG_CURRENT = { error: 'The current password is incorrect.' };
+
+    it('refuses new passwords shorter than 8 characters, after the empty-field and duplicate checks', async () => {
+      for (const password of ['x', '1234567', ' 7chars']) {
+        expect(await admin.post('/users', { username: 'shorty', password })).toMatchObject({
+          status: 400,
+          body: TOO_SHORT,
+        });
+      }
+      expect((await admin.get('/users/shorty')).status).toBe(404);
+      expect(await admin.post('/users', { username: '', password: 'x' })).toMatchObject({
+        status: 400,
+        body: EMPTY_CREDENTIALS,
+      });
+      expect(await admin.post('/users', { username: 'Rep', password: 'x' })).toMatchObject({
+        status: 409,
+        body: { error: 'Username "Rep" is already taken.' },
+      });
+      expect((await admin.post('/users', { username: 'shorty', password: '12345678' })).status).toBe(201);
+
+      const { username } = await freshUser();
+      expect(await admin.put(`/users/${username}`, { password: 'short' })).toMatchObject({
+        status: 400,
+        body: TOO_SHORT,
+      });
+      expect(await admin.put(`/users/${username}`, { password: '' })).toMatchObject({
+        status: 400,
+        body: { error: 'Password cannot be empty.' },
+      });
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(200);
+    });
+
+    it('needs the current password for a self-change, a Manager changing their own included', async () => {
+      for (const role of ['Technician', 'Manager']) {
+        const { username, client } = await freshUser(role);
+        for (const body of [
+          { password: 'brand-new-pw' },
+          { password: 'brand-new-pw', currentPassword: 'wrong-one' },
+          { password: 'brand-new-pw', currentPassword: '' },
+        ]) {
+          expect(await client.put(`/users/${username}`, body)).toMatchObject({
+            status: 400,
+            body: WRONG_CURRENT,
+          });
+        }
+        expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(
+          200,
+        );
+        const changed = await client.put(`/users/${username}`, {
+          password: 'brand-new-pw',
+          currentPassword: 'secret-pw',
+        });
+        expect(changed.status).toBe(200);
+        expect((await lab.anonymous.post('/auth/login', { username, password: 'brand-new-pw' })).status).toBe(
+          200,
+        );
+      }
+      // A Manager resetting somebody else's password needs no current password of theirs.
+      const { username } = await freshUser();
+      expect((await admin.put(`/users/${username}`, { password: 'reset-by-admin' })).status).toBe(200);
+    });
+
+    it('a self-change ends every other session of the user; the caller stays signed in', async () => {
+      const { username, client } = await freshUser();
+      const phone = await lab.login(username, 'secret-pw');
+      const laptop = await lab.login(username, 'secret-pw');
+      expect((await phone.get('/auth/me')).status).toBe(200);
+      expect(
+        (await client.put(`/users/${username}`, { password: 'changed-pw', currentPassword: 'secret-pw' }))
+          .status,
+      ).toBe(200);
+      expect(await phone.get('/auth/me')).toMatchObject({ status: 401, body: { error: 'Not signed in.' } });
+      expect((await laptop.get('/cases')).status).toBe(401);
+      expect((await client.get('/auth/me')).status).toBe(200);
+    });
+
+    it("a Manager's reset ends every session of that user and none of the Manager's", async () => {
+      const { username, client } = await freshUser();
+      const other = await lab.login(username, 'secret-pw');
+      expect((await client.get('/auth/me')).status).toBe(200);
+      expect((await admin.put(`/users/${username}`, { password: 'reset-pw-1' })).status).toBe(200);
+      expect((await client.get('/auth/me')).status).toBe(401);
+      expect((await other.get('/auth/me')).status).toBe(401);
+      expect((await admin.get('/auth/me')).status).toBe(200);
+      // Changes that are not the password leave the sessions alone.
+      const fresh = await lab.login(username, 'reset-pw-1');
+      expect((await admin.put(`/users/${username}`, { email: 'kept@lab.example' })).status).toBe(200);
+      expect((await fresh.get('/auth/me')).status).toBe(200);
+    });
+  });
+
+  describe('POST /users/{username}/sessions/end', () => {
+    it("ends every session of that user (204) and none of anybody else's", async () => {
+      const { username, client } = await freshUser();
+      const second = await lab.login(username, 'secret-pw');
+      expect((await client.get('/auth/me')).status).toBe(200);
+      const answer = await admin.post(`/users/${username.toUpperCase()}/sessions/end`);
+      expect(answer.status).toBe(204);
+      expect(answer.body).toBeUndefined();
+      expect(await client.get('/auth/me')).toMatchObject({ status: 401, body: { error: 'Not signed in.' } });
+      expect((await second.get('/auth/me')).status).toBe(401);
+      expect((await admin.get('/auth/me')).status).toBe(200);
+      expect((await rep.get('/auth/me')).status).toBe(200);
+      // The user can sign in again.
+      expect((await lab.login(username, 'secret-pw')).token).toBeTruthy();
+    });
+
+    it('answers 404 for an unknown user and 403 to every role but Manager', async () => {
+      expect(await admin.post('/users/nobody/sessions/end')).toMatchObject({
+        status: 404,
+        body: USER_NOT_FOUND,
+      });
+      const { username, client } = await freshUser();
+      for (const caller of [rep, designer, tech, drLee]) {
+        expect(await caller.post(`/users/${username}/sessions/end`)).toMatchObject({
+          status: 403,
+          body: MANAGER_ONLY,
+        });
+      }
+      expect((await client.get('/auth/me')).status).toBe(200);
+    });
+  });
+
   describe('DELETE /users/{username}', () => {
     it('deletes a user: 204, then 404, gone from the list, and unable to sign in', async () => {
       const { username, password } = await freshUser('Representative');
@@ -336,10 +467,10 @@ describe('users over HTTP', () => {
     it('lets a deleted username be created again, as a new user', async () => {
       const { username } = await freshUser();
       await admin.delete(`/users/${username}`);
-      const again = await admin.post('/users', { username, password: 'second', role: 'Designer' });
+      const again = await admin.post('/users', { username, password: 'second-pw', role: 'Designer' });
       expect(again).toMatchObject({ status: 201, body: { username, role: 'Designer', email: null } });
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret' })).status).toBe(401);
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'second' })).status).toBe(200);
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(401);
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'second-pw' })).status).toBe(200);
     });
 
     it('never deletes the admin user, in any letter case', async () => {

@@ -32,7 +32,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
     bodyParser: false,
     logger: options.logger ?? new PinoLogger(rootLogger),
   });
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   // The lists that clients revalidate set their own ETags (common/etag.ts); hashing every other
   // answer, command answers included, would cost a SHA-1 of each body for nothing.

@@ -79,7 +79,8 @@ describe('Backup & Restore', () => {
 
     // Change the data after the backup: a new user, a deleted case.
     expect(
-      (await admin.post('/users', { username: 'temp.user', password: 'x', role: 'Designer' })).status,
+      (await admin.post('/users', { username: 'temp.user', password: 'temp-user-pw', role: 'Designer' }))
+        .status,
     ).toBe(201);
     expect((await admin.delete('/cases/CA-2024-002')).status).toBe(204);
 

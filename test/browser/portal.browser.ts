@@ -346,7 +346,7 @@ describe('Settings: User Management', () => {
     );
 
     await username.fill('nurse.joy');
-    await password.fill('s3cret');
+    await password.fill('s3cret-pw');
     await role.selectOption('Designer');
     await add.click();
     await toast(page, 'User Added').waitFor();
@@ -356,7 +356,7 @@ describe('Settings: User Management', () => {
     expect(await role.inputValue()).toBe('Technician');
     expect(await error.count()).toBe(0);
     expect(
-      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 's3cret' })).status,
+      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 's3cret-pw' })).status,
     ).toBe(200);
 
     // The server says "taken" too (the list here is current, so this is the client check).
@@ -377,7 +377,7 @@ describe('Settings: User Management', () => {
     await toast(page, 'User Deleted').waitFor();
     await users.locator('li', { hasText: 'nurse.joy' }).waitFor({ state: 'detached' });
     expect(
-      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 's3cret' })).status,
+      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 's3cret-pw' })).status,
     ).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class LoginDto {
   @IsString({ message: 'Username is required.' })
@@ -6,6 +6,7 @@ export class LoginDto {
   username!: string;
 
   @IsString({ message: 'Password is required.' })
+  @IsNotEmpty({ message: 'Password is required.' })
   @MaxLength(1024)
   password!: string;
 

@@ -1,9 +1,10 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { caseStreamId, parseRole, type Actor } from '@alignerflow/domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const REMEMBERED_SESSION_MS = 30 * 24 * HOUR_MS;
@@ -15,6 +16,10 @@ export const SESSION_MS = 12 * HOUR_MS;
  */
 export const SESSION_CACHE_MS = 1_000;
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
+/** last_used_at is written at most this often per session: enough for an idle timeout in minutes. */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+/** Ended and idle sessions are deleted this often (and once at start). */
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 const CASE_STREAM_PREFIX = caseStreamId('');
 
 export function hashToken(token: string): string {
@@ -27,9 +32,16 @@ interface CachedSession {
   until: number;
 }
 
-/** Server-side sessions: only a hash of the token is stored, so a leaked table opens nothing. */
+/**
+ * Server-side sessions: only a hash of the token is stored, so a leaked table opens nothing. A
+ * session lasts SESSION_MS (REMEMBERED_SESSION_MS with Remember Me); without Remember Me it also
+ * ends after SESSION_IDLE_MINUTES unused. Ending sessions deletes their rows: the database is what
+ * counts, every process's cache only delays that by at most SESSION_CACHE_MS.
+ */
 @Injectable()
-export class SessionsService implements OnModuleDestroy {
+export class SessionsService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Sessions');
+  private purgeTimer?: NodeJS.Timeout;
   private readonly cache = new Map<string, CachedSession>();
   /** Moves on every invalidation, so that a lookup begun before it never stores what it read. */
   private invalidations = 0;
@@ -41,11 +53,19 @@ export class SessionsService implements OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly emitter: EventEmitter2,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.emitter.on(EVENTS_COMMITTED, this.onCommitted);
   }
 
+  async onModuleInit(): Promise<void> {
+    await this.purgeEnded();
+    this.purgeTimer = setInterval(() => void this.purgeEnded(), PURGE_INTERVAL_MS);
+    this.purgeTimer.unref();
+  }
+
   onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
     this.emitter.off(EVENTS_COMMITTED, this.onCommitted);
   }
 
@@ -53,10 +73,26 @@ export class SessionsService implements OnModuleDestroy {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + (remember ? REMEMBERED_SESSION_MS : SESSION_MS));
     await this.dataSource.query(
-      'INSERT INTO sessions (token_hash, username_key, expires_at) VALUES ($1, $2, $3)',
-      [hashToken(token), username.toLowerCase(), expiresAt],
+      'INSERT INTO sessions (token_hash, username_key, expires_at, remember) VALUES ($1, $2, $3, $4)',
+      [hashToken(token), username.toLowerCase(), expiresAt, remember],
     );
     return { token, expiresAt };
+  }
+
+  /** Deletes the sessions past their end or idle too long; returns how many. */
+  async purgeEnded(): Promise<number> {
+    try {
+      const [, removed]: [unknown, number] = await this.dataSource.query(
+        `DELETE FROM sessions
+          WHERE expires_at <= now() OR (NOT remember AND last_used_at <= now() - $1 * interval '1 minute')`,
+        [this.config.sessionIdleMinutes],
+      );
+      return removed;
+    } catch (error) {
+      // Retried at the next interval; resolve() refuses such sessions meanwhile anyway.
+      this.logger.warn(`purge failed: ${(error as Error).message}`);
+      return 0;
+    }
   }
 
   /** The signed-in user of a live session whose user still exists. */
@@ -64,18 +100,30 @@ export class SessionsService implements OnModuleDestroy {
     const cached = this.cache.get(tokenHash);
     if (cached && cached.until > Date.now()) return cached.actor;
     const invalidationsBefore = this.invalidations;
-    const rows: { username: string; role: string; username_key: string; expires_at: Date }[] =
-      await this.dataSource.query(
-        `SELECT u.username, u.role, u.username_key, s.expires_at FROM sessions s
-           JOIN user_view u ON u.username_key = s.username_key
-          WHERE s.token_hash = $1 AND s.expires_at > now() AND NOT u.deleted`,
-        [tokenHash],
-      );
+    const rows: {
+      username: string;
+      role: string;
+      username_key: string;
+      expires_at: Date;
+      touch: boolean;
+    }[] = await this.dataSource.query(
+      `SELECT u.username, u.role, u.username_key, s.expires_at,
+              NOT s.remember AND s.last_used_at <= now() - $3 * interval '1 millisecond' AS touch
+         FROM sessions s
+         JOIN user_view u ON u.username_key = s.username_key
+        WHERE s.token_hash = $1 AND s.expires_at > now() AND NOT u.deleted
+          AND (s.remember OR s.last_used_at > now() - $2 * interval '1 minute')`,
+      [tokenHash, this.config.sessionIdleMinutes, LAST_USE_RESOLUTION_MS],
+    );
     const role = rows[0] && parseRole(rows[0].role);
     if (!role) {
       this.cache.delete(tokenHash);
       return undefined;
     }
+    if (rows[0].touch)
+      await this.dataSource.query('UPDATE sessions SET last_used_at = now() WHERE token_hash = $1', [
+        tokenHash,
+      ]);
     const actor: Actor = { username: rows[0].username, role };
     if (this.invalidations === invalidationsBefore) {
       if (this.cache.size >= SESSION_CACHE_MAX_ENTRIES) this.cache.clear();
@@ -92,11 +140,17 @@ export class SessionsService implements OnModuleDestroy {
     this.forget((key) => key === tokenHash);
   }
 
-  async endAllFor(username: string): Promise<void> {
+  /** Ends every session of the user, except the one whose token hash is `keep` (the caller's own). */
+  async endAllFor(username: string, keep?: string): Promise<void> {
     const usernameKey = username.toLowerCase();
-    this.forget((_, session) => session.usernameKey === usernameKey);
-    await this.dataSource.query('DELETE FROM sessions WHERE username_key = $1', [usernameKey]);
-    this.forget((_, session) => session.usernameKey === usernameKey);
+    const ends = (tokenHash: string, session: CachedSession) =>
+      session.usernameKey === usernameKey && tokenHash !== keep;
+    this.forget(ends);
+    await this.dataSource.query('DELETE FROM sessions WHERE username_key = $1 AND token_hash <> $2', [
+      usernameKey,
+      keep ?? '',
+    ]);
+    this.forget(ends);
   }
 
   private forget(matches: (tokenHash: string, session: CachedSession) => boolean): void {

@@ -20,3 +20,85 @@ describe('loadConfig: shutdown', () => {
     );
   });
 });
+
+describe('loadConfig: safe defaults', () => {
+  const STORE = { DATABASE_URL: 'postgres://db.example/lab' };
+
+  it('requires ADMIN_PASSWORD of at least 12 characters whenever demo mode is off', () => {
+    for (const env of [{ DEMO_DATA: '0' }, STORE, { ...STORE, DEMO_DATA: '0' }]) {
+      expect(() => loadConfig(env)).toThrow(
+        'Invalid configuration: ADMIN_PASSWORD is required unless DEMO_DATA=1',
+      );
+      expect(() => loadConfig({ ...env, ADMIN_PASSWORD: 'demo' })).toThrow(
+        'Invalid configuration: ADMIN_PASSWORD must be at least 12 characters unless DEMO_DATA=1',
+      );
+      expect(() => loadConfig({ ...env, ADMIN_PASSWORD: '' })).toThrow(ConfigError);
+      expect(loadConfig({ ...env, ADMIN_PASSWORD: 'twelve-chars' }).adminPassword).toBe('twelve-chars');
+    }
+  });
+
+  it('keeps the demo password in demo mode and asks no ADMIN_PASSWORD of a worker', () => {
+    expect(loadConfig({}).adminPassword).toBe('demo');
+    expect(loadConfig({ ...STORE, DEMO_DATA: '1' }).adminPassword).toBe('demo');
+    expect(() =>
+      loadConfig({ ...STORE, PROCESS_ROLE: 'worker', REDIS_URL: 'redis://127.0.0.1:6379' }),
+    ).not.toThrow();
+  });
+
+  it('refuses demo mode with NODE_ENV=production, naming DEMO_DATA', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /^Invalid configuration: DEMO_DATA must be 0 when NODE_ENV=production/,
+    );
+    expect(() => loadConfig({ ...STORE, DEMO_DATA: '1', NODE_ENV: 'production' })).toThrow(
+      /^Invalid configuration: DEMO_DATA must not be 1 when NODE_ENV=production/,
+    );
+    expect(loadConfig({ ...STORE, NODE_ENV: 'production', ADMIN_PASSWORD: 'a-long-secret' }).demoData).toBe(
+      false,
+    );
+  });
+
+  it('reads SECURE_COOKIES as 0 or 1', () => {
+    expect(loadConfig({}).secureCookies).toBe(false);
+    expect(loadConfig({ SECURE_COOKIES: '1' }).secureCookies).toBe(true);
+    expect(() => loadConfig({ SECURE_COOKIES: 'yes' })).toThrow(
+      'Invalid configuration: SECURE_COOKIES must be 0 or 1, got "yes"',
+    );
+  });
+});
+
+describe('loadConfig: TRUST_PROXY', () => {
+  it('trusts no proxy unless told', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: ' ' }).trustProxy).toBe(false);
+  });
+
+  it('takes addresses, CIDR ranges and the names Express knows', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 172.16.0.0/12,Loopback,::1,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '172.16.0.0/12',
+      'loopback',
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it.each(['true', '*', '10.0.0.0/33', 'proxy.example', '1', '10.0.0.1/8/2'])(
+    'refuses %s, naming the variable',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /^Invalid configuration: TRUST_PROXY must list/,
+      );
+    },
+  );
+});
+
+describe('loadConfig: SESSION_IDLE_MINUTES', () => {
+  it('is 30 minutes unless told, and a whole number of at least 1', () => {
+    expect(loadConfig({}).sessionIdleMinutes).toBe(30);
+    expect(loadConfig({ SESSION_IDLE_MINUTES: '90' }).sessionIdleMinutes).toBe(90);
+    for (const value of ['0', '-5', '1.5', 'soon'])
+      expect(() => loadConfig({ SESSION_IDLE_MINUTES: value })).toThrow(
+        `Invalid configuration: SESSION_IDLE_MINUTES must be a whole number of at least 1, got "${value}"`,
+      );
+  });
+});

@@ -1,4 +1,10 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+
+/** Outside demo mode the admin password must be at least this long (ADMIN_PASSWORD). */
+export const ADMIN_PASSWORD_MIN_LENGTH = 12;
+/** Names Express's `trust proxy` understands besides addresses and CIDR ranges. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 export interface AppConfig {
   port: number;
@@ -9,8 +15,15 @@ export interface AppConfig {
   adminPassword: string;
   demoData: boolean;
   processRole: 'all' | 'api' | 'worker';
-  /** Whether cookies must be Secure: behind TLS in production. */
+  /** Whether cookies must be Secure even when a request does not look like TLS (SECURE_COOKIES=1). */
   secureCookies: boolean;
+  /**
+   * Express `trust proxy` (TRUST_PROXY): the proxies whose X-Forwarded-For and X-Forwarded-Proto
+   * are believed, as addresses, CIDR ranges or loopback/linklocal/uniquelocal; false trusts none.
+   */
+  trustProxy: string[] | false;
+  /** A session without Remember Me ends after this long unused (SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes: number;
   ai: { apiKey: string | undefined; model: string; endpoint: string };
   shutdown: {
     /** After SIGTERM, how long the listener stays open answering readiness 503 (SHUTDOWN_DELAY_MS). */
@@ -47,13 +60,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (demoFlag && demoFlag !== '0' && demoFlag !== '1')
     fail('DEMO_DATA', `must be 0 or 1, got "${demoFlag}"`);
   const demoData = demoFlag ? demoFlag === '1' : !databaseUrl;
-
-  const adminPassword = env.ADMIN_PASSWORD ?? (demoData ? 'demo' : '');
-  if (databaseUrl && !env.ADMIN_PASSWORD && !demoData)
-    fail('ADMIN_PASSWORD', 'is required when DATABASE_URL is set');
+  // Demo users sign in with the password "demo": never on a production deployment.
+  if (demoData && env.NODE_ENV?.trim() === 'production')
+    fail(
+      'DEMO_DATA',
+      demoFlag
+        ? 'must not be 1 when NODE_ENV=production (demo users have the password "demo")'
+        : 'must be 0 when NODE_ENV=production (demo mode is the default without DATABASE_URL; demo users have the password "demo")',
+    );
 
   const processRole = (env.PROCESS_ROLE?.trim() || 'all') as AppConfig['processRole'];
   if (!['all', 'api', 'worker'].includes(processRole)) fail('PROCESS_ROLE', 'must be all, api or worker');
+
+  // Outside demo mode there is never a Manager with an empty or guessable password. A worker
+  // creates no users, so it needs none.
+  const adminPassword = env.ADMIN_PASSWORD ?? (demoData ? 'demo' : '');
+  if (!demoData && processRole !== 'worker') {
+    if (!adminPassword) fail('ADMIN_PASSWORD', 'is required unless DEMO_DATA=1');
+    if ([...adminPassword].length < ADMIN_PASSWORD_MIN_LENGTH)
+      fail('ADMIN_PASSWORD', `must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters unless DEMO_DATA=1`);
+  }
   if (processRole !== 'all' && !redisUrl)
     fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);
 
@@ -66,7 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     adminPassword,
     demoData,
     processRole,
-    secureCookies: env.SECURE_COOKIES === '1',
+    secureCookies: flag('SECURE_COOKIES', env.SECURE_COOKIES, fail),
+    trustProxy: trustedProxies(env.TRUST_PROXY, fail),
+    sessionIdleMinutes: wholeNumber('SESSION_IDLE_MINUTES', env.SESSION_IDLE_MINUTES, 30, 1, fail),
     ai: {
       apiKey: env.AI_API_KEY?.trim() || undefined,
       model: env.AI_MODEL?.trim() || 'gemini-2.5-flash',
@@ -103,4 +131,55 @@ function milliseconds(
   const ms = Number(raw);
   if (!Number.isInteger(ms) || ms < 0) fail(name, `must be a whole number of milliseconds, got "${raw}"`);
   return ms;
+}
+
+function flag(name: string, value: string | undefined, fail: (name: string, why: string) => never): boolean {
+  const raw = value?.trim();
+  if (!raw) return false;
+  if (raw !== '0' && raw !== '1') fail(name, `must be 0 or 1, got "${raw}"`);
+  return raw === '1';
+}
+
+function wholeNumber(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  fail: (name: string, why: string) => never,
+): number {
+  const raw = value?.trim();
+  if (!raw) return fallback;
+  const number = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(number) || number < min)
+    fail(name, `must be a whole number of at least ${min}, got "${raw}"`);
+  return number;
+}
+
+/**
+ * TRUST_PROXY: comma-separated addresses, CIDR ranges or names (loopback, linklocal,
+ * uniquelocal). Unset trusts no proxy: the client address is the socket's. "Trust everyone" is
+ * refused on purpose: it would let any client choose its own address and dodge sign-in throttling.
+ */
+function trustedProxies(
+  value: string | undefined,
+  fail: (name: string, why: string) => never,
+): string[] | false {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (!entries.length) return false;
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    const validPrefix =
+      prefix === undefined ||
+      (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 6 ? 128 : 32) && !rest.length);
+    if (PROXY_NAMES.includes(entry.toLowerCase()) || (version && validPrefix)) continue;
+    fail(
+      'TRUST_PROXY',
+      `must list proxy addresses, CIDR ranges or ${PROXY_NAMES.join('/')}, separated by commas; got "${entry}"`,
+    );
+  }
+  return entries.map((entry) => (PROXY_NAMES.includes(entry.toLowerCase()) ? entry.toLowerCase() : entry));
 }

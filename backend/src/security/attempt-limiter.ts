@@ -28,8 +28,8 @@ export class AttemptLimiter implements OnModuleInit, OnModuleDestroy {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  onModuleInit(): void {
-    void this.purgeExpired();
+  async onModuleInit(): Promise<void> {
+    await this.purgeExpired();
     this.purgeTimer = setInterval(() => void this.purgeExpired(), PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
   }

@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
 import { CaseImportService } from '../cases/case-import.service.js';
 import { withTransaction } from '../event-store/event-store.js';
-import { hashPassword } from '../users/passwords.js';
+import { hashPassword, verifyPassword } from '../users/passwords.js';
 import { UserCommandService } from '../users/user-command.service.js';
 import { UsersQueries } from '../users/users.queries.js';
 import { DEMO_PASSWORD, DEMO_USERS, sampleCases } from './sample-data.js';
 
 /**
  * First start of an empty store: the admin Manager from ADMIN_PASSWORD and, in demo mode, the
- * sample users and cases — all as events, so they have a history like everything else.
+ * sample users and cases — all as events, so they have a history like everything else. Outside
+ * demo mode every start also refuses a store where a Manager can still sign in with the demo
+ * password (or an empty one), as a store seeded in demo mode and then deployed would have.
  */
 @Injectable()
 export class SeedService {
@@ -25,6 +27,11 @@ export class SeedService {
   ) {}
 
   async seedEmptyStore(): Promise<void> {
+    await this.seedIfEmpty();
+    if (!this.config.demoData) await this.refuseGuessableManagers();
+  }
+
+  private async seedIfEmpty(): Promise<void> {
     const [{ n: eventCount }] = await this.dataSource.query(
       'SELECT count(*)::int AS n FROM (SELECT 1 FROM events LIMIT 1) e',
     );
@@ -39,6 +46,25 @@ export class SeedService {
       this.caseImport.importCases(sampleCases(), null, correlationId, runner),
     );
     this.logger.log('Seeded the demo users and sample cases.');
+  }
+
+  private async refuseGuessableManagers(): Promise<void> {
+    const managers: { username: string; password_hash: string }[] = await this.dataSource.query(
+      `SELECT username, password_hash FROM user_view WHERE role = 'Manager' AND NOT deleted ORDER BY username_key`,
+    );
+    const guessable: string[] = [];
+    for (const manager of managers)
+      for (const password of [DEMO_PASSWORD, ''])
+        if (await verifyPassword(manager.password_hash, password)) {
+          guessable.push(manager.username);
+          break;
+        }
+    if (!guessable.length) return;
+    const names = guessable.map((name) => `"${name}"`).join(', ');
+    throw new ConfigError(
+      `Invalid configuration: DEMO_DATA is off but the Manager ${names} can still sign in with the demo (or an empty) password. ` +
+        'Start once with DEMO_DATA=1 (not in production), change that password, then start again without demo mode.',
+    );
   }
 
   private async createUser(

@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
+  can,
   checkEmail,
+  checkNewPassword,
   checkNewUser,
   parseRole,
   publicUser,
@@ -10,12 +12,12 @@ import {
   type UserState,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
-import { CorrelationId, CurrentActor } from '../common/current-actor.js';
+import { CorrelationId, CurrentActor, type AuthenticatedRequest } from '../common/current-actor.js';
 import { DomainRejection, rejectWith } from '../common/domain-rejection.js';
 import { withEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
 import { SessionsService } from '../auth/sessions.service.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import { UserCommandService } from './user-command.service.js';
 import { CreateUserDto, UpdateUserDto } from './users.dto.js';
 import { UsersQueries, withoutSecrets } from './users.queries.js';
@@ -60,6 +62,11 @@ export class UsersController {
     const checked = checkNewUser(body);
     if ('rejection' in checked) throw new DomainRejection(checked.rejection);
     const { username, password, role, email } = checked.value;
+    // The contract orders the checks: empty fields, duplicate username, then the password rule.
+    // The command still decides the duplicate again, atomically.
+    if (await this.users.find(username)) rejectWith('conflict', USER_TEXTS.taken(username));
+    const weak = checkNewPassword(password);
+    if (weak) rejectWith('invalid', weak);
     const user = { username, role, email, passwordHash: await hashPassword(password) };
     const state = await this.commands.execute(username, { type: 'CreateUser', user }, actor, correlationId);
     return publicUser(state);
@@ -71,6 +78,7 @@ export class UsersController {
     @CorrelationId() correlationId: string,
     @Param('username') username: string,
     @Body() body: UpdateUserDto,
+    @Req() request: AuthenticatedRequest,
   ) {
     const changes: Parameters<UserCommandService['execute']>[1] & { type: 'UpdateUser' } = {
       type: 'UpdateUser',
@@ -88,12 +96,38 @@ export class UsersController {
       if (!role) rejectWith('invalid', USER_TEXTS.unknownRole(body.role));
       changes.changes.role = role;
     }
+    const self = sameUsername(actor.username, username);
+    // Refused before any password work, which costs CPU (the command decides this again).
+    if (!self && !can(actor.role, 'manageUsers')) rejectWith('forbidden', USER_TEXTS.managerOnly);
     if (body.password !== undefined) {
-      if (!body.password.trim()) rejectWith('invalid', 'Password cannot be empty.');
+      if (!body.password.trim()) rejectWith('invalid', USER_TEXTS.passwordEmpty);
+      const weak = checkNewPassword(body.password);
+      if (weak) rejectWith('invalid', weak);
+      // Someone at an unattended, signed-in screen must not be able to take the account over.
+      if (self) {
+        const current = await this.users.find(username);
+        const matches =
+          !!current &&
+          body.currentPassword !== undefined &&
+          (await verifyPassword(current.passwordHash, body.currentPassword));
+        if (!matches) rejectWith('invalid', USER_TEXTS.currentPasswordWrong);
+      }
       changes.changes.passwordHash = await hashPassword(body.password);
     }
     const state: UserState = await this.commands.execute(username, changes, actor, correlationId);
+    // Whoever knew the old password is signed out everywhere; the one who changed it stays.
+    if (body.password !== undefined)
+      await this.sessions.endAllFor(username, self ? request.sessionTokenHash : undefined);
     return publicUser(state);
+  }
+
+  /** A Manager signs a user out everywhere (a lost device, someone leaving the lab). */
+  @Post(':username/sessions/end')
+  @HttpCode(204)
+  async endSessions(@CurrentActor() actor: Actor, @Param('username') username: string) {
+    requireCapability(actor, 'manageUsers', USER_TEXTS.managerOnly);
+    if (!(await this.users.find(username))) rejectWith('not_found', USER_TEXTS.notFound);
+    await this.sessions.endAllFor(username);
   }
 
   @Delete(':username')

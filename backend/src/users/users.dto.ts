@@ -15,4 +15,6 @@ export class UpdateUserDto {
   @IsOptional() @IsString() @MaxLength(254) email?: string | null;
   @OptionalNotNull() @IsString() @MaxLength(64) role?: string;
   @OptionalNotNull() @IsString() @MaxLength(1024) password?: string;
+  /** Needed when users change their own password. */
+  @OptionalNotNull() @IsString() @MaxLength(1024) currentPassword?: string;
 }

@@ -46,7 +46,11 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
     dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
     store = new NotificationStore(dataSource);
     dataDir = mkdtempSync(join(tmpdir(), 'af-worker-'));
-    const app = loadConfig({ DATABASE_URL: database.url, ADMIN_PASSWORD: 'x', DATA_DIR: dataDir });
+    const app = loadConfig({
+      DATABASE_URL: database.url,
+      ADMIN_PASSWORD: 'test-admin-password',
+      DATA_DIR: dataDir,
+    });
     const config = loadNotificationsConfig(app, fcm.env());
     const vapid = new VapidKeys(config);
     push.expectVapidKey((await vapid.get()).publicKey);

@@ -13,7 +13,29 @@ export const USER_TEXTS = {
   invalidLogin: 'Invalid username or password.',
   usernameCharacters: 'Usernames may use letters, digits, dots, dashes and underscores.',
   adminStaysManager: 'The default admin user must stay a Manager.',
+  passwordEmpty: 'Password cannot be empty.',
+  passwordTooShort: 'Password must be at least 8 characters.',
+  currentPasswordWrong: 'The current password is incorrect.',
+  tooManySignIns: (minutes: number) => `Too many sign-in attempts. Try again in ${minutes} minute(s).`,
 } as const;
+
+/** New passwords (not the demo users' seeded ones) need at least this many characters. */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Sign-in throttling: this many failures for one username from one address ... */
+export const SIGN_IN_FAILURE_LIMIT = 5;
+/** ... within this window refuse that pair until the window, opened by the first failure, ends. */
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+/** The rule for a new password, after its emptiness was judged: the error text, or null. */
+export function checkNewPassword(password: string): string | null {
+  return [...password].length < PASSWORD_MIN_LENGTH ? USER_TEXTS.passwordTooShort : null;
+}
+
+/** The text of a throttled sign-in: the wait rounded up to whole minutes, never 0. */
+export function tooManySignInsText(retryAfterSeconds: number): string {
+  return USER_TEXTS.tooManySignIns(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
+}
 
 export interface User {
   username: string;
