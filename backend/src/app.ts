@@ -1,17 +1,21 @@
 import 'reflect-metadata';
 import type { INestApplication, LoggerService } from '@nestjs/common';
+import { can } from '@alignerflow/domain';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { join } from 'node:path';
 import { AppModule } from './app.module.js';
-import { jsonBody } from './common/body-parsers.js';
+import { jsonBodyLimitedBy } from './common/body-parsers.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { runMigrations } from './database/migrations.js';
 import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';
+import { refuseCrossSiteChanges } from './security/cross-site.js';
+import { securityHeaders } from './security/security-headers.js';
+import { SessionGate, type GatedRequest } from './security/session-gate.js';
 import { createRootLogger, PinoLogger } from './logging/logger.js';
 import { requestContext } from './logging/request-context.middleware.js';
 
@@ -40,11 +44,24 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   const api = `${config.basePath}api`;
   // While draining, answers end their connections (see ProcessLifecycle).
   app.use(app.get(ProcessLifecycle).closeConnectionsWhileDraining);
-  // A restore carries a whole lab's data; everything else is a small form.
   app.use(requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })));
-  app.use(`${api}/restore`, jsonBody('200mb'));
-  app.use(jsonBody('1mb'));
+  app.use(securityHeaders({ apiPrefix: api, secureCookies: config.secureCookies }));
   app.use(cookieParser());
+  // Nothing of a request is read before its session is known: an anonymous call to a non-public
+  // endpoint answers 401 here, with its body still unread.
+  app.use(new SessionGate(app).middleware(api));
+  const restorePath = `${api}/restore`;
+  const uploadPath = `${api}/upload`;
+  app.use(refuseCrossSiteChanges((req) => (req as GatedRequest).gatedRoute?.path === uploadPath));
+  // A restore carries a whole lab's data, so only a Manager may send that much; everything else
+  // is a small form (an upload is multipart, streamed by the files module).
+  app.use(
+    jsonBodyLimitedBy((req) => {
+      const { gatedRoute, actor } = req as GatedRequest;
+      if (gatedRoute?.path !== restorePath) return '1mb';
+      return actor && can(actor.role, 'backup') ? '200mb' : undefined;
+    }),
+  );
   app.setGlobalPrefix(api.slice(1));
   app.useGlobalPipes(createValidationPipe());
   // No enableShutdownHooks(): main.ts owns SIGTERM, to drain before the modules are destroyed.

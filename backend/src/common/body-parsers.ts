@@ -38,3 +38,23 @@ export function jsonBody(limit: string): RequestHandler {
       res.status(status).json({ error: message });
     });
 }
+
+/**
+ * One JSON body parser per limit, the limit chosen per request once its caller is known (the
+ * session gate runs first). `undefined` leaves the body unread: the route then answers without it
+ * (e.g. a restore by someone who may not restore gets the route's own 403), and the connection is
+ * closed after the answer rather than kept reading.
+ */
+export function jsonBodyLimitedBy(limitOf: (req: Request) => string | undefined): RequestHandler {
+  const parsers = new Map<string, RequestHandler>();
+  return (req: Request, res: Response, next: NextFunction) => {
+    const limit = limitOf(req);
+    if (limit === undefined) {
+      res.setHeader('Connection', 'close');
+      return next();
+    }
+    let parse = parsers.get(limit);
+    if (!parse) parsers.set(limit, (parse = jsonBody(limit)));
+    parse(req, res, next);
+  };
+}

@@ -14,3 +14,4 @@ export * from './validation/validation.js';
 export * from './users/users.js';
 export * from './case/upcasters.js';
 export * from './notifications/policy.js';
+export * from './security/http-texts.js';
