@@ -2,18 +2,23 @@ import {
   CASE_STATUSES,
   CASE_TYPE,
   checkEmail,
+  checkLink,
+  checkPricing,
   checkText,
   DEFAULT_ASSIGNEE,
   DEFAULT_STAGE_WEAR_DAYS,
   FILE_TYPES,
   isAdminUsername,
   isCaseId,
+  isFileUrl,
   isIsoDate,
   LIMITS,
+  notesTextLength,
   parseDecimal,
   parseInteger,
   parseRole,
   parseStatus,
+  PLACEHOLDER_FILE_URL,
   PRIORITIES,
   STATUS_LABELS,
   statusIndex,
@@ -164,6 +169,9 @@ function checkCase(raw: unknown, now: string): BackupCase {
   const onHold = optionalBoolean('onHold', input.onHold, false);
   const createdDate = optionalDateTime('createdDate', input.createdDate) ?? now;
   const statusEnteredAt = optionalDateTime('statusEnteredAt', input.statusEnteredAt) ?? createdDate;
+  // The pricing form's own rule: non-numeric or empty values are absent, numbers out of range refused.
+  const pricing = checkPricing(input);
+  if ('error' in pricing) fail(pricing.error);
 
   return {
     id,
@@ -186,12 +194,10 @@ function checkCase(raw: unknown, now: string): BackupCase {
     files: files(input.files),
     notes: notes(input.notes, createdDate),
     treatmentPlanNotes: text('treatmentPlanNotes', input.treatmentPlanNotes, { max: LIMITS.notes }),
-    simulationVideoUrl: text('simulationVideoUrl', input.simulationVideoUrl, { max: LIMITS.url }),
-    simulationExternalLink: text('simulationExternalLink', input.simulationExternalLink, { max: LIMITS.url }),
-    // Non-numeric or empty values are absent, as the spec says for the pricing form.
-    price: parseDecimal(input.price) ?? null,
-    upperSheets: parseInteger(input.upperSheets) ?? null,
-    lowerSheets: parseInteger(input.lowerSheets) ?? null,
+    // The browser opens and frames these: the same check as the commands that save them.
+    simulationVideoUrl: link('simulationVideoUrl', input.simulationVideoUrl),
+    simulationExternalLink: link('simulationExternalLink', input.simulationExternalLink),
+    ...(pricing as { value: Pick<Case, 'price' | 'upperSheets' | 'lowerSheets'> }).value,
     staging: staging(input.staging),
     stageWearTimeInDays: wearDays(input.stageWearTimeInDays),
     createdBy: creator(input.createdBy),
@@ -245,10 +251,13 @@ function files(value: unknown): CaseFile[] {
     const type =
       FILE_TYPES.find((known) => known === file.type) ??
       fail(`${where}.type "${String(file.type)}" is unknown.`);
+    const url = text(`${where}.url`, file.url, { required: true, max: LIMITS.url });
+    if (url !== PLACEHOLDER_FILE_URL && !isFileUrl(url))
+      fail(`${where}.url must be an http(s) URL or a stored file.`);
     return {
       name: text(`${where}.name`, file.name, { required: true, max: 255 }),
       type,
-      url: text(`${where}.url`, file.url, { required: true, max: LIMITS.url }),
+      url,
       size: text(`${where}.size`, file.size, { max: 32 }),
     };
   });
@@ -256,7 +265,7 @@ function files(value: unknown): CaseFile[] {
 
 function notes(value: unknown, createdDate: string): Note[] {
   if (value === undefined || value === null) return [];
-  return list('notes', value).map((raw, index) => {
+  const checked = list('notes', value, LIMITS.notesPerCase).map((raw, index) => {
     const where = `notes[${index}]`;
     if (!isObject(raw)) fail(`${where} must be an object.`);
     const note = raw as Raw;
@@ -265,10 +274,14 @@ function notes(value: unknown, createdDate: string): Note[] {
       id: text(`${where}.id`, note.id, { max: 100 }) || `note-${Date.parse(timestamp)}-${index + 1}`,
       author: text(`${where}.author`, note.author, { max: LIMITS.username }) || 'unknown',
       role: text(`${where}.role`, note.role, { max: LIMITS.username }),
-      text: text(`${where}.text`, note.text, { required: true, max: LIMITS.notes }),
+      text: text(`${where}.text`, note.text, { required: true, max: LIMITS.noteText }),
       timestamp,
     };
   });
+  // The bound the commands keep (decide, notesFull): a case never holds more.
+  if (notesTextLength(checked) > LIMITS.notesTextPerCase)
+    fail(`notes must hold at most ${LIMITS.notesTextPerCase} characters in all.`);
+  return checked;
 }
 
 function staging(value: unknown): StagingEntry[] {
@@ -333,6 +346,12 @@ function deliveryDate(value: unknown): string | null {
   return (value as string).trim().slice(0, 10);
 }
 
+function link(label: string, value: unknown): string {
+  const checked = checkLink(label, value);
+  if ('error' in checked) fail(checked.error);
+  return (checked as { value: string }).value;
+}
+
 function text(label: string, value: unknown, options: { required?: boolean; max?: number } = {}): string {
   const checked = checkText(label, value, options);
   if ('error' in checked) fail(checked.error);
@@ -363,9 +382,9 @@ function optionalDateTime(label: string, value: unknown): string | undefined {
   return value as string;
 }
 
-function list(label: string, value: unknown): unknown[] {
+function list(label: string, value: unknown, max = MAX_LIST): unknown[] {
   if (!Array.isArray(value)) fail(`${label} must be a list.`);
-  if ((value as unknown[]).length > MAX_LIST) fail(`${label} has more than ${MAX_LIST} entries.`);
+  if ((value as unknown[]).length > max) fail(`${label} has more than ${max} entries.`);
   return value as unknown[];
 }
 

@@ -12,7 +12,7 @@ import {
 import type { CaseEventData } from './events.js';
 import { evolve } from './evolve.js';
 import { ALL_CASE_STATUSES, CASE_STATUSES, nextStatus, statusIndex, type CaseStatus } from './status.js';
-import { checkNotesBound, notesTextLength } from './notes-bound.js';
+import { notesTextLength } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
 import type { Actor, Role } from '../permissions/roles.js';
 import { LIMITS } from '../validation/validation.js';
@@ -1766,13 +1766,6 @@ describe('the bounds on notes per case (10,000 notes, 5,000,000 characters in al
     const approved = apply(pending, run(pending, approve));
     expect(approved.notes).toHaveLength(10_000);
     expect(approved.notes.at(-1)!.text).toBe('Case approved by admin and assigned to doctor dr.lee.');
-  });
-
-  it('checks a whole list (a restored case) against both bounds', () => {
-    const base = caseAt('Quality Check');
-    expect(checkNotesBound(withNotes(base, 10_000).notes)).toBeUndefined();
-    expect(checkNotesBound(withNotes(base, 10_001).notes)).toBe(CASE_TEXTS.tooManyNotes(10_000));
-    expect(checkNotesBound(withNotes(base, 1_001, 4_999).notes)).toBe(CASE_TEXTS.notesTooLarge(5_000_000));
   });
 });
 

@@ -21,11 +21,3 @@ export function notesFull(notes: readonly Note[], text: string): string | undefi
     return CASE_TEXTS.notesTooLarge(LIMITS.notesTextPerCase);
   return undefined;
 }
-
-/** Whether a list of notes (a restored case's) stays within both bounds; else why not. */
-export function checkNotesBound(notes: readonly Note[]): string | undefined {
-  if (notes.length > LIMITS.notesPerCase) return CASE_TEXTS.tooManyNotes(LIMITS.notesPerCase);
-  if (notesTextLength(notes) > LIMITS.notesTextPerCase)
-    return CASE_TEXTS.notesTooLarge(LIMITS.notesTextPerCase);
-  return undefined;
-}

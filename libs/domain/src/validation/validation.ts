@@ -46,6 +46,12 @@ export function isLocalPath(value: string): boolean {
   return value.startsWith('/') && !value.startsWith('//') && !/[\s\\]/.test(value);
 }
 
+/**
+ * The url the spec's older backups give a file that was never stored. It leads nowhere (the app
+ * shows such a file without a link), so a restore keeps it; no command writes it.
+ */
+export const PLACEHOLDER_FILE_URL = '#';
+
 /** Where a case file may point: an http(s) URL or a file stored here (never javascript: or data:). */
 export function isFileUrl(value: string): boolean {
   return isHttpUrl(value) || isLocalPath(value);
