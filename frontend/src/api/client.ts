@@ -155,10 +155,18 @@ export const api = {
   login: (username: string, password: string, rememberMe: boolean) =>
     request<{ user: User; token: string }>('POST', '/auth/login', {
       body: { username, password, rememberMe },
-      quietStatuses: [401],
+      quietStatuses: [401, 429],
     }),
   me: () => request<{ user: User }>('GET', '/auth/me', { quietStatuses: [401] }),
   logout: () => request<void>('POST', '/auth/logout'),
+  /** Ends every session of the caller, this one included. */
+  logoutEverywhere: () => request<void>('POST', '/auth/logout-everywhere'),
+  /** A self-change: the server asks the current password and ends the caller's other sessions. */
+  changeOwnPassword: (username: string, currentPassword: string, password: string) =>
+    request<User>('PUT', `/users/${enc(username)}`, {
+      body: { currentPassword, password },
+      quietStatuses: [400],
+    }),
 
   cases: (etag: string | null = null) => conditionalGet<Case[]>('/cases', etag),
   case: (id: string) => request<Case>('GET', `/cases/${enc(id)}`),
@@ -173,6 +181,7 @@ export const api = {
   updateUser: (username: string, changes: Partial<Pick<User, 'activationSoundEnabled' | 'email' | 'role'>>) =>
     request<User>('PUT', `/users/${enc(username)}`, { body: changes }),
   deleteUser: (username: string) => request<void>('DELETE', `/users/${enc(username)}`),
+  endSessions: (username: string) => request<void>('POST', `/users/${enc(username)}/sessions/end`),
 
   backup: () => request<Backup>('GET', '/backup'),
   restore: (backup: Backup) =>

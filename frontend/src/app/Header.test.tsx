@@ -11,6 +11,7 @@ function renderHeader(user: User, caseSelected = false) {
     onEditCase: vi.fn(),
     onNewCase: vi.fn(),
     onLogout: vi.fn(),
+    onOpenAccount: vi.fn(),
   };
   render(<Header user={user} caseSelected={caseSelected} theme="light" {...handlers} />);
   return handlers;

@@ -14,6 +14,8 @@ interface HeaderProps {
   onEditCase: () => void;
   onNewCase: () => void;
   onLogout: () => void;
+  /** My Account: password change, sign out everywhere. */
+  onOpenAccount: () => void;
 }
 
 /** Sticky header; below 768 px its actions move into a collapsible menu with a 'Role:' line. */
@@ -26,6 +28,7 @@ export function Header({
   onEditCase,
   onNewCase,
   onLogout,
+  onOpenAccount,
 }: HeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const showEdit = caseSelected && can(user.role, 'editCase');
@@ -73,6 +76,10 @@ export function Header({
           >
             <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
           </button>
+          <button type="button" className="button button--ghost" onClick={onOpenAccount}>
+            <Icon name="users" />
+            {APP_TEXTS.myAccount}
+          </button>
           <button type="button" className="button button--ghost" onClick={onLogout}>
             <Icon name="logout" />
             {APP_TEXTS.logout}
@@ -111,6 +118,10 @@ export function Header({
         <button type="button" className="menu-item" onClick={run(onToggleTheme)}>
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
           {themeLabel}
+        </button>
+        <button type="button" className="menu-item" onClick={run(onOpenAccount)}>
+          <Icon name="users" />
+          {APP_TEXTS.myAccount}
         </button>
         <button type="button" className="menu-item" onClick={run(onLogout)}>
           <Icon name="logout" />

@@ -73,6 +73,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onEditCase={editSelected}
         onNewCase={openNew}
         onLogout={onLogout}
+        onOpenAccount={() => setSettings('account')}
       />
       <OfflineBanner />
       <main id="main" className="shell__main" tabIndex={-1}>
@@ -135,8 +136,14 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
       {dialog?.kind === 'stageQrs' ? (
         <StageQrSheet case={dialog.case} onClose={() => setDialog(null)} />
       ) : null}
-      {settings && can(user.role, 'manageUsers') ? (
-        <SettingsDrawer role={user.role} initialSection={settings} onClose={() => setSettings(null)} />
+      {settings && (settings === 'account' || can(user.role, 'manageUsers')) ? (
+        <SettingsDrawer
+          role={user.role}
+          user={user}
+          initialSection={settings}
+          onClose={() => setSettings(null)}
+          onSignedOut={onSessionEnded}
+        />
       ) : null}
     </div>
   );

@@ -10,6 +10,7 @@ export const APP_TEXTS = {
   loggedInAs: 'Logged in as:',
   role: 'Role:',
   logout: 'Logout',
+  myAccount: 'My Account',
   home: 'Home',
   newShort: 'New',
   scan: 'Scan',

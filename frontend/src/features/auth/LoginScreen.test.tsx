@@ -27,6 +27,21 @@ describe('LoginScreen', () => {
     expect(loginButton().disabled).toBe(true);
   });
 
+  it('shows the throttling text when the server answers 429', async () => {
+    const text = 'Too many sign-in attempts. Try again in 15 minute(s).';
+    fakeServer({
+      'POST /auth/login': { status: 429, body: { error: text }, headers: { 'Retry-After': '900' } },
+    });
+    const onSignedIn = vi.fn();
+    render(<LoginScreen demo={false} onSignedIn={onSignedIn} />);
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'admin' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'guess' } });
+    fireEvent.click(loginButton());
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+    expect(onSignedIn).not.toHaveBeenCalled();
+    expect(loginButton().disabled).toBe(false);
+  });
+
   it("shows 'Invalid username or password.' when the server refuses", async () => {
     fakeServer({ 'POST /auth/login': { status: 401, body: { error: 'Invalid username or password.' } } });
     const onSignedIn = vi.fn();

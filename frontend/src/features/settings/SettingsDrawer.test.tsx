@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
-import { allUsers, manager } from '../../test/fixtures';
+import { allUsers, doctor, manager } from '../../test/fixtures';
 import { SettingsDrawer } from './SettingsDrawer';
 
 describe('SettingsDrawer', () => {
@@ -22,5 +22,22 @@ describe('SettingsDrawer', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
     fireEvent.keyDown(drawer, { key: 'Escape' });
     expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives a Manager My Account too, and every other role only My Account', () => {
+    fakeServer({ 'GET /users': { body: allUsers } });
+    cache.begin(manager);
+    const { unmount } = render(<SettingsDrawer role="Manager" user={manager} onClose={() => undefined} />);
+    let drawer = screen.getByRole('dialog', { name: 'Settings' });
+    fireEvent.click(within(drawer).getByRole('button', { name: 'My Account' }));
+    expect(within(drawer).getByRole('heading', { name: 'Change Password' })).toBeTruthy();
+    unmount();
+
+    cache.begin(doctor);
+    render(<SettingsDrawer role="Doctor" user={doctor} onClose={() => undefined} />);
+    drawer = screen.getByRole('dialog', { name: 'Settings' });
+    expect(within(drawer).getByRole('heading', { name: 'Sign Out Everywhere' })).toBeTruthy();
+    expect(within(drawer).queryByRole('button', { name: 'User Management' })).toBeNull();
+    expect(within(drawer).queryByRole('button', { name: 'Backup & Restore' })).toBeNull();
   });
 });

@@ -1,27 +1,46 @@
 import { useState } from 'react';
-import type { Role } from '@alignerflow/domain';
+import { can, type Role, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { Icon, type IconName } from '../../components/Icon';
+import { AccountSettings } from './AccountSettings';
 import { BackupRestore } from './BackupRestore';
 import { NotificationSettings } from './NotificationSettings';
 import { SETTINGS_TEXTS, type SettingsSection } from './texts';
 import { UserManagement } from './UserManagement';
 
-const SECTIONS: { key: SettingsSection; icon: IconName }[] = [
+const MANAGER_SECTIONS: { key: SettingsSection; icon: IconName }[] = [
   { key: 'users', icon: 'users' },
   { key: 'backup', icon: 'database' },
   { key: 'notifications', icon: 'bell' },
 ];
+const ACCOUNT_SECTION: { key: SettingsSection; icon: IconName } = { key: 'account', icon: 'users' };
 
 interface SettingsDrawerProps {
   role: Role;
+  /** The signed-in user: with it the panel has My Account (the only section for other roles). */
+  user?: User;
   initialSection?: SettingsSection;
   onClose: () => void;
+  /** After signing out everywhere. */
+  onSignedOut?: () => void;
 }
 
-/** The managers' settings side panel: User Management, Backup & Restore, Notifications. */
-export function SettingsDrawer({ role, initialSection = 'users', onClose }: SettingsDrawerProps) {
-  const [section, setSection] = useState<SettingsSection>(initialSection);
+/**
+ * The settings side panel: a Manager's User Management, Backup & Restore and Notifications, and
+ * everybody's My Account.
+ */
+export function SettingsDrawer({
+  role,
+  user,
+  initialSection,
+  onClose,
+  onSignedOut = () => undefined,
+}: SettingsDrawerProps) {
+  const sections = [
+    ...(can(role, 'manageUsers') ? MANAGER_SECTIONS : []),
+    ...(user ? [ACCOUNT_SECTION] : []),
+  ];
+  const [section, setSection] = useState<SettingsSection>(initialSection ?? sections[0]?.key ?? 'account');
   return (
     <Dialog title={SETTINGS_TEXTS.title} onClose={onClose} variant="drawer">
       <nav className="settings-nav" aria-label={SETTINGS_TEXTS.title}>
@@ -29,7 +48,7 @@ export function SettingsDrawer({ role, initialSection = 'users', onClose }: Sett
           <Icon name="home" />
           {SETTINGS_TEXTS.summary}
         </button>
-        {SECTIONS.map(({ key, icon }) => (
+        {sections.map(({ key, icon }) => (
           <button
             key={key}
             type="button"
@@ -49,6 +68,7 @@ export function SettingsDrawer({ role, initialSection = 'users', onClose }: Sett
         {section === 'users' ? <UserManagement /> : null}
         {section === 'backup' ? <BackupRestore role={role} /> : null}
         {section === 'notifications' ? <NotificationSettings /> : null}
+        {section === 'account' && user ? <AccountSettings user={user} onSignedOut={onSignedOut} /> : null}
       </section>
       <div className="dialog__footer dialog__footer--drawer">
         <button type="button" className="button button--ghost" onClick={onClose}>

@@ -48,11 +48,11 @@ describe('UserManagement', () => {
     const created = { username: 'newbie', role: 'Designer', email: null, activationSoundEnabled: true };
     const server = setup({ 'POST /users': { status: 201, body: created } });
     fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'Designer' } });
-    fill(' newbie ', 'secret');
+    fill(' newbie ', 'secret-pw');
     expect(await screen.findByText('User Added')).toBeTruthy();
     expect(server.calls('POST', '/users')[0].body).toEqual({
       username: 'newbie',
-      password: 'secret',
+      password: 'secret-pw',
       role: 'Designer',
     });
     expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('');
@@ -63,7 +63,7 @@ describe('UserManagement', () => {
   it("shows 'Failed to add user. Username may already exist.' when the call fails otherwise", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     setup({ 'POST /users': { status: 500, text: 'boom' } });
-    fill('newbie', 'secret');
+    fill('newbie', 'secret-pw');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Failed to add user. Username may already exist.',
     );
@@ -109,5 +109,37 @@ describe('UserManagement', () => {
     setup({ 'DELETE /users/tech': { status: 503, body: { error: 'Database down' } } });
     fireEvent.click(screen.getByRole('button', { name: 'Delete user tech' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to delete user. Please try again.');
+  });
+
+  it('refuses a password shorter than 8 characters after the empty and taken checks', () => {
+    const server = setup();
+    fill('REP', 'x');
+    expect(screen.getByRole('alert').textContent).toBe('Username "REP" is already taken.');
+    fill('newbie', '1234567');
+    expect(screen.getByRole('alert').textContent).toBe('Password must be at least 8 characters.');
+    expect(server.calls('POST', '/users')).toHaveLength(0);
+  });
+
+  it("ends a user's sessions after the confirmation and says 'Sessions Ended'", async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const server = setup({ 'POST /users/dr.lee/sessions/end': { status: 204 } });
+    const button = screen.getByRole('button', { name: 'End sessions of dr.lee' });
+    fireEvent.click(button);
+    expect(server.calls('POST', '/users/dr.lee/sessions/end')).toHaveLength(0);
+    fireEvent.click(button);
+    expect(confirm).toHaveBeenLastCalledWith('Sign "dr.lee" out on every device?');
+    expect(await screen.findByText('Sessions Ended')).toBeTruthy();
+    expect(screen.getByText('dr.lee has been signed out everywhere.')).toBeTruthy();
+    expect(server.calls('POST', '/users/dr.lee/sessions/end')).toHaveLength(1);
+  });
+
+  it("says 'Failed to end the sessions. Please try again.' when that fails", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    setup({ 'POST /users/rep/sessions/end': { status: 503, body: { error: 'Database down' } } });
+    fireEvent.click(screen.getByRole('button', { name: 'End sessions of rep' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Failed to end the sessions. Please try again.',
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ROLES, checkNewUser, isAdminUsername, sameUsername, type Role } from '@alignerflow/domain';
+import {
+  ROLES,
+  checkNewPassword,
+  checkNewUser,
+  isAdminUsername,
+  sameUsername,
+  type Role,
+} from '@alignerflow/domain';
 import { ApiError, api } from '../../api/client';
 import { cache, useCache } from '../../api/cache';
 import { loadUsers } from '../../api/queries';
@@ -32,6 +39,11 @@ export function UserManagement() {
     const name = checked.value.username;
     if (users?.some((user) => sameUsername(user.username, name))) {
       setError(SETTINGS_TEXTS.taken(name));
+      return;
+    }
+    const weak = checkNewPassword(checked.value.password);
+    if (weak) {
+      setError(weak);
       return;
     }
     setBusy(true);
@@ -67,6 +79,17 @@ export function UserManagement() {
       toast(SETTINGS_TEXTS.userDeleted, SETTINGS_TEXTS.userDeletedText(name));
     } catch {
       setError(SETTINGS_TEXTS.deleteFailed);
+    }
+  }
+
+  async function endSessions(name: string): Promise<void> {
+    if (!window.confirm(SETTINGS_TEXTS.confirmEndSessions(name))) return;
+    setError(null);
+    try {
+      await api.endSessions(name);
+      toast(SETTINGS_TEXTS.sessionsEnded, SETTINGS_TEXTS.sessionsEndedText(name));
+    } catch {
+      setError(SETTINGS_TEXTS.endSessionsFailed);
     }
   }
 
@@ -127,18 +150,29 @@ export function UserManagement() {
                     <strong>{user.username}</strong>
                     <span className="muted small"> {user.role}</span>
                   </span>
-                  <button
-                    type="button"
-                    className="icon-button icon-button--danger"
-                    onClick={() => void remove(user.username)}
-                    disabled={admin}
-                    title={
-                      admin ? SETTINGS_TEXTS.cannotDeleteAdmin : SETTINGS_TEXTS.deleteUser(user.username)
-                    }
-                    aria-label={SETTINGS_TEXTS.deleteUser(user.username)}
-                  >
-                    <Icon name="trash" />
-                  </button>
+                  <span className="user-list__actions">
+                    <button
+                      type="button"
+                      className="icon-button"
+                      onClick={() => void endSessions(user.username)}
+                      title={SETTINGS_TEXTS.endSessions(user.username)}
+                      aria-label={SETTINGS_TEXTS.endSessions(user.username)}
+                    >
+                      <Icon name="logout" />
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-button icon-button--danger"
+                      onClick={() => void remove(user.username)}
+                      disabled={admin}
+                      title={
+                        admin ? SETTINGS_TEXTS.cannotDeleteAdmin : SETTINGS_TEXTS.deleteUser(user.username)
+                      }
+                      aria-label={SETTINGS_TEXTS.deleteUser(user.username)}
+                    >
+                      <Icon name="trash" />
+                    </button>
+                  </span>
                 </li>
               );
             })}

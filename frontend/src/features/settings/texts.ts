@@ -1,13 +1,18 @@
-import { USER_TEXTS } from '@alignerflow/domain';
+import { PASSWORD_MIN_LENGTH, USER_TEXTS } from '@alignerflow/domain';
 import { API_BASE } from '../../api/client';
 
-export type SettingsSection = 'users' | 'backup' | 'notifications';
+export type SettingsSection = 'users' | 'backup' | 'notifications' | 'account';
 
 /** Texts of the settings panel (spec sections 2, 5 and 8). */
 export const SETTINGS_TEXTS = {
   title: 'Settings',
   summary: 'Summary',
-  sections: { users: 'User Management', backup: 'Backup & Restore', notifications: 'Notifications' },
+  sections: {
+    users: 'User Management',
+    backup: 'Backup & Restore',
+    notifications: 'Notifications',
+    account: 'My Account',
+  },
   close: 'Close',
 
   // User Management
@@ -31,6 +36,26 @@ export const SETTINGS_TEXTS = {
   userDeleted: 'User Deleted',
   userDeletedText: (name: string) => `${name} has been removed.`,
   noUsers: 'No users loaded.',
+  endSessions: (name: string) => `End sessions of ${name}`,
+  confirmEndSessions: (name: string) => `Sign "${name}" out on every device?`,
+  sessionsEnded: 'Sessions Ended',
+  sessionsEndedText: (name: string) => `${name} has been signed out everywhere.`,
+  endSessionsFailed: 'Failed to end the sessions. Please try again.',
+
+  // My Account (every signed-in user)
+  changePassword: 'Change Password',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  changePasswordButton: 'Change Password',
+  passwordMinimumHint: `At least ${PASSWORD_MIN_LENGTH} characters. Your other devices will be signed out.`,
+  currentPasswordRequired: USER_TEXTS.currentPasswordWrong,
+  passwordChanged: 'Password Changed',
+  passwordChangedText: 'Your other sessions have been signed out.',
+  changePasswordFailed: 'Failed to change the password. Please try again.',
+  signOutEverywhere: 'Sign Out Everywhere',
+  signOutEverywhereHint: 'Ends your sessions on every device and browser, this one included.',
+  confirmSignOutEverywhere: 'Sign out on every device, this one included?',
+  signOutEverywhereFailed: 'Failed to sign out everywhere. Please try again.',
 
   // Backup & Restore
   systemBackup: 'System Backup',
