@@ -71,6 +71,7 @@ describe('notification delivery throughput', () => {
             NODE_EXTRA_CA_CERTS: push.caFile,
             NOTIFICATIONS_QUEUE_PREFIX: prefix,
             NOTIFICATIONS_CONCURRENCY: String(concurrency),
+            PUSH_ALLOWED_HOSTS: new URL(push.url).host,
           },
           { nodeArgs: process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) },
         );

@@ -12,6 +12,7 @@ import type {
   NotificationJob,
   NotificationQueue,
 } from '../backend/src/notifications/queue/notification-queue';
+import { withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService } from './support/push-service';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -92,7 +93,7 @@ describe('notification dispatcher', () => {
   beforeAll(async () => {
     push = await PushService.start();
     dataDir = mkdtempSync(join(tmpdir(), 'af-dispatch-'));
-    lab = await startTestApp({ DATA_DIR: dataDir });
+    lab = await withEnv({ PUSH_ALLOWED_HOSTS: push.host }, () => startTestApp({ DATA_DIR: dataDir }));
     await lab.app.get(NotificationDispatcher).stop();
     [admin, designer, drPatel] = await Promise.all(
       ['admin', 'designer', 'dr.patel'].map((n) => lab.login(n)),

@@ -44,6 +44,7 @@ describe('notifications under faults', () => {
       NOTIFICATIONS_QUEUE_PREFIX: prefix,
       NOTIFICATIONS_LOCK_MS: '2000',
       NOTIFICATIONS_CONCURRENCY: '4',
+      PUSH_ALLOWED_HOSTS: push.host,
     };
     const lab = await withEnv(env, () =>
       startTestApp({ REDIS_URL: SHARED_REDIS_URL, PROCESS_ROLE: 'api', DATA_DIR: dataDir }),
@@ -144,7 +145,7 @@ describe('notifications under faults', () => {
     const port = OWN_REDIS_PORT || (await freePort());
     const ownRedisUrl = `redis://127.0.0.1:${port}`;
     let redis = await startRedis(port);
-    const env = { NOTIFICATIONS_BACKOFF_MS: '200' };
+    const env = { NOTIFICATIONS_BACKOFF_MS: '200', PUSH_ALLOWED_HOSTS: push.host };
     const lab = await withEnv(env, () =>
       startTestApp({ REDIS_URL: ownRedisUrl, PROCESS_ROLE: 'api', DATA_DIR: dataDir }),
     );

@@ -32,7 +32,13 @@ describe('notifications: API process + separate worker process (BullMQ on the re
     [push, fcm] = await Promise.all([PushService.start(), FcmStub.start()]);
     dataDir = mkdtempSync(join(tmpdir(), 'af-notif-'));
     prefix = `af-test-${randomBytes(4).toString('hex')}`;
-    const env = { ...fcm.env(), NOTIFICATIONS_QUEUE_PREFIX: prefix, NOTIFICATIONS_BACKOFF_MS: '100' };
+    const env = {
+      ...fcm.env(),
+      NOTIFICATIONS_QUEUE_PREFIX: prefix,
+      NOTIFICATIONS_BACKOFF_MS: '100',
+      // The local push service is on the loopback address, which only a listed host:port may be.
+      PUSH_ALLOWED_HOSTS: push.host,
+    };
     lab = await withEnv(env, () => startTestApp({ REDIS_URL, PROCESS_ROLE: 'api', DATA_DIR: dataDir }));
     worker = await startWorkerProcess({
       ...env,
@@ -330,7 +336,9 @@ describe('notifications: embedded default (no REDIS_URL, the in-process driver)'
     // In this process the in-process worker uses Node's global agent: trust the local service.
     globalAgent.options.ca = [...rootCertificates, push.caPem];
     dataDir = mkdtempSync(join(tmpdir(), 'af-notif-'));
-    lab = await withEnv({ NOTIFICATIONS_BACKOFF_MS: '100' }, () => startTestApp({ DATA_DIR: dataDir }));
+    lab = await withEnv({ NOTIFICATIONS_BACKOFF_MS: '100', PUSH_ALLOWED_HOSTS: push.host }, () =>
+      startTestApp({ DATA_DIR: dataDir }),
+    );
   });
 
   afterAll(async () => {

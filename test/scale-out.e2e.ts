@@ -67,6 +67,7 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
         NOTIFICATIONS_QUEUE_PREFIX: prefix,
         NOTIFICATIONS_LOCK_MS: '2000',
         NOTIFICATIONS_CONCURRENCY: '4',
+        PUSH_ALLOWED_HOSTS: push.host,
       };
       // One after the other: the first seeds the empty store and makes the VAPID keys.
       apis.push(await startApiProcess('API A', { ...env, PROCESS_ROLE: 'api', DEMO_DATA: '1' }));

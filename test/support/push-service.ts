@@ -66,6 +66,8 @@ export class PushService {
   readonly rejected: { path: string; status: number; reason: string }[] = [];
   /** Requests dropped because the sender went away while they were held. */
   dropped = 0;
+  /** TCP connections accepted, whatever came of them. */
+  connections = 0;
   readonly caPem: string;
   /** The certificate as a file, for NODE_EXTRA_CA_CERTS of child processes. */
   readonly caFile: string;
@@ -110,6 +112,7 @@ export class PushService {
       { key: readFileSync(join(service.dir, 'key.pem')), cert: service.caPem },
       (request, response) => service.handle(request, response),
     );
+    service.server.on('connection', () => service.connections++);
     await new Promise<void>((resolve) => service.server.listen(0, '127.0.0.1', resolve));
     service.origin = `https://127.0.0.1:${(service.server.address() as AddressInfo).port}`;
     return service;
@@ -117,6 +120,11 @@ export class PushService {
 
   get url(): string {
     return this.origin;
+  }
+
+  /** Its `host:port`, as PUSH_ALLOWED_HOSTS lists it. */
+  get host(): string {
+    return new URL(this.origin).host;
   }
 
   /** The application server key every message must be signed with (GET /push/vapid-public-key). */

@@ -3,9 +3,9 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED } from '../cases/case-command.service.js';
-import { EventStore, type Checkpoint } from '../event-store/event-store.js';
+import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
 import { NotificationPlanner } from './notification-planner.js';
-import { NotificationStore } from './notification-store.js';
+import { NotificationStore, type UserDeletion } from './notification-store.js';
 import { NOTIFICATION_QUEUE, withTimeout, type NotificationQueue } from './queue/notification-queue.js';
 
 export const DISPATCHER_CHECKPOINT = 'notifications';
@@ -39,6 +39,8 @@ export interface DispatcherOptions {
  *   and take over when the leader's session ends.
  * - As the leader, it also queues again jobs recorded as queued that no queue seems to hold any
  *   more (a Redis that lost its data, or the in-process queue of a process that stopped).
+ * - A user's deletion (UserDeleted) removes the devices that user registered, before anything
+ *   of the batch is queued; a batch done again removes nothing more.
  */
 @Injectable()
 export class NotificationDispatcher {
@@ -105,6 +107,7 @@ export class NotificationDispatcher {
     const checkpoint = await loadCheckpoint(client);
     const events = await this.store.readAll(checkpoint, BATCH);
     if (events.length === 0) return 0;
+    await this.notifications.forgetDeletedUsers(userDeletions(events));
     const jobs = await this.planner.plan(events);
     if (jobs.length)
       await withTimeout(this.queue.enqueue(jobs), ENQUEUE_TIMEOUT_MS, 'Queueing notifications');
@@ -226,6 +229,14 @@ export class NotificationDispatcher {
           };
     });
   }
+}
+
+const USER_STREAM = 'user-';
+
+function userDeletions(events: RecordedEvent[]): UserDeletion[] {
+  return events
+    .filter((event) => event.type === 'UserDeleted' && event.streamId.startsWith(USER_STREAM))
+    .map((event) => ({ usernameKey: event.streamId.slice(USER_STREAM.length), version: event.version }));
 }
 
 async function loadCheckpoint(client: Client): Promise<Checkpoint | null> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PUSH_SUBSCRIPTIONS_PER_USER } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { Coalesced, inKeyRounds } from './coalesced.js';
 import type { Channel, NotificationJob } from './queue/notification-queue.js';
@@ -48,25 +49,55 @@ export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
+/** A user's deletion: the user's stream version of the UserDeleted event. */
+export interface UserDeletion {
+  usernameKey: string;
+  version: number;
+}
+
 /**
  * The notifications' own tables (migrations/004_notifications.sql): where to push, and what
- * became of every job. Usernames are stored lower-cased, as user_view's key.
+ * became of every job. Usernames are stored lower-cased, as user_view's key. Each device keeps
+ * the user's version when it was registered (migrations/013): a deletion removes the devices
+ * registered before it, and a deleted user's devices are never looked up.
  */
 @Injectable()
 export class NotificationStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Upsert by endpoint: a browser subscribing again, maybe for another user, keeps one row. */
+  /**
+   * Upsert by endpoint: a browser subscribing again, maybe for another user, keeps one row. Past
+   * PUSH_SUBSCRIPTIONS_PER_USER the user's least recently (re)subscribed browsers are dropped.
+   * Nothing is stored for a user deleted meanwhile.
+   */
   async saveSubscription(
     username: string,
     endpoint: string,
     keys: { p256dh: string; auth: string },
   ): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO push_subscriptions (username, endpoint, keys) VALUES ($1, $2, $3)
-       ON CONFLICT (endpoint) DO UPDATE SET username = excluded.username, keys = excluded.keys, updated_at = now()`,
-      [username.toLowerCase(), endpoint, JSON.stringify(keys)],
-    );
+    const usernameKey = username.toLowerCase();
+    await this.dataSource.transaction(async (manager) => {
+      // One user's subscribes queue here, so the cap holds however many arrive at once; the clock
+      // is read under the lock, so the order of updated_at is the order they were saved in.
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('push_subscriptions:' || $1))`, [
+        usernameKey,
+      ]);
+      await manager.query(
+        `INSERT INTO push_subscriptions (username, endpoint, keys, user_version, created_at, updated_at)
+         SELECT $1, $2, $3, coalesce(u.version, 0), clock_timestamp(), clock_timestamp()
+           FROM (VALUES (1)) AS one LEFT JOIN user_view u ON u.username_key = $1
+          WHERE u.deleted IS NOT TRUE
+         ON CONFLICT (endpoint) DO UPDATE SET username = excluded.username, keys = excluded.keys,
+           user_version = excluded.user_version, updated_at = excluded.updated_at`,
+        [usernameKey, endpoint, JSON.stringify(keys)],
+      );
+      await manager.query(
+        `DELETE FROM push_subscriptions WHERE id IN (
+           SELECT id FROM push_subscriptions WHERE username = $1
+            ORDER BY updated_at DESC, id DESC OFFSET $2)`,
+        [usernameKey, PUSH_SUBSCRIPTIONS_PER_USER],
+      );
+    });
   }
 
   /** Only the user's own: signing out on a shared browser stops that user's notifications there. */
@@ -85,7 +116,10 @@ export class NotificationStore {
   private readonly subscriptionLookups = new Coalesced<string, PushSubscriptionRecord[]>(
     async (usernames) => {
       const rows: (PushSubscriptionRecord & { username: string })[] = await this.dataSource.query(
-        'SELECT username, id::text, endpoint, keys FROM push_subscriptions WHERE username = ANY($1) ORDER BY id',
+        `SELECT s.username, s.id::text, s.endpoint, s.keys FROM push_subscriptions s
+          WHERE s.username = ANY($1)
+            AND NOT EXISTS (SELECT 1 FROM user_view u WHERE u.username_key = s.username AND u.deleted)
+          ORDER BY s.id`,
         [[...new Set(usernames)]],
       );
       const byUser = new Map<string, PushSubscriptionRecord[]>();
@@ -104,16 +138,43 @@ export class NotificationStore {
 
   async saveFcmToken(username: string, token: string): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO fcm_tokens (username, token) VALUES ($1, $2)
-       ON CONFLICT (token) DO UPDATE SET username = excluded.username, updated_at = now()`,
+      `INSERT INTO fcm_tokens (username, token, user_version)
+       SELECT $1, $2, coalesce(u.version, 0)
+         FROM (VALUES (1)) AS one LEFT JOIN user_view u ON u.username_key = $1
+        WHERE u.deleted IS NOT TRUE
+       ON CONFLICT (token) DO UPDATE SET username = excluded.username, user_version = excluded.user_version,
+         updated_at = now()`,
       [username.toLowerCase(), token],
     );
   }
 
   async fcmTokensOf(username: string): Promise<FcmTokenRecord[]> {
-    return this.dataSource.query('SELECT id::text, token FROM fcm_tokens WHERE username = $1 ORDER BY id', [
-      username.toLowerCase(),
-    ]);
+    return this.dataSource.query(
+      `SELECT f.id::text, f.token FROM fcm_tokens f
+        WHERE f.username = $1
+          AND NOT EXISTS (SELECT 1 FROM user_view u WHERE u.username_key = f.username AND u.deleted)
+        ORDER BY f.id`,
+      [username.toLowerCase()],
+    );
+  }
+
+  /**
+   * Removes the push subscriptions and FCM tokens the deleted users registered before their
+   * deletion; those of a user created again since then stay. Repeating it changes nothing.
+   */
+  async forgetDeletedUsers(deletions: UserDeletion[], sql: Sql = this.dataSource): Promise<void> {
+    if (deletions.length === 0) return;
+    await sql.query(
+      `WITH deleted AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS d("usernameKey" text, version int)
+       ), subscriptions AS (
+         DELETE FROM push_subscriptions s USING deleted d
+          WHERE s.username = d."usernameKey" AND s.user_version < d.version
+       )
+       DELETE FROM fcm_tokens f USING deleted d
+        WHERE f.username = d."usernameKey" AND f.user_version < d.version`,
+      [JSON.stringify(deletions)],
+    );
   }
 
   async removeFcmToken(id: string): Promise<void> {

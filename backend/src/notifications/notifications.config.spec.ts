@@ -89,4 +89,25 @@ describe('notifications configuration', () => {
     fails({ NOTIFICATIONS_CONCURRENCY: '0' }, 'NOTIFICATIONS_CONCURRENCY must be a positive integer');
     fails({ NOTIFICATIONS_BACKOFF_MS: 'soon' }, 'NOTIFICATIONS_BACKOFF_MS must be a positive integer');
   });
+
+  it('reads PUSH_ALLOWED_HOSTS as host:port entries, lower-cased, and refuses anything else', () => {
+    expect(loadNotificationsConfig(app, {}).pushAllowedHosts).toEqual(new Set());
+    expect(
+      loadNotificationsConfig(app, {
+        PUSH_ALLOWED_HOSTS: ' push.Lab.example:443, 10.0.0.5:8443 ,[FD00::5]:9443,',
+      }).pushAllowedHosts,
+    ).toEqual(new Set(['push.lab.example:443', '10.0.0.5:8443', '[fd00::5]:9443']));
+    for (const entry of [
+      'push.lab.example',
+      'https://push.lab.example:443',
+      'push.lab.example:443/x',
+      'a@b:1',
+      '0x7f.1:443',
+    ])
+      fails(
+        { PUSH_ALLOWED_HOSTS: entry },
+        `PUSH_ALLOWED_HOSTS must be a comma-separated list of host:port, got "${entry}"`,
+      );
+    fails({ PUSH_ALLOWED_HOSTS: '10.0.0.5:0' }, 'PUSH_ALLOWED_HOSTS has a port out of range');
+  });
 });

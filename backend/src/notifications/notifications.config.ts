@@ -32,6 +32,11 @@ export interface NotificationsConfig {
   backoffMs: number;
   /** How long a crashed worker's job stays locked before another worker takes it (NOTIFICATIONS_LOCK_MS). */
   lockMs: number;
+  /**
+   * `host:port` of push services that may be on a non-public address (PUSH_ALLOWED_HOSTS):
+   * on-premise services and tests. Lower-cased, IPv6 hosts in brackets, as pushEndpointHost() gives.
+   */
+  pushAllowedHosts: ReadonlySet<string>;
 }
 
 export const NOTIFICATIONS_CONFIG = Symbol('NOTIFICATIONS_CONFIG');
@@ -72,7 +77,33 @@ export function loadNotificationsConfig(
     concurrency: positiveInt(env, 'NOTIFICATIONS_CONCURRENCY', 100, fail),
     backoffMs: positiveInt(env, 'NOTIFICATIONS_BACKOFF_MS', 1000, fail),
     lockMs: positiveInt(env, 'NOTIFICATIONS_LOCK_MS', 15000, fail),
+    pushAllowedHosts: loadPushAllowedHosts(env, fail),
   };
+}
+
+/** `host:port` of an https URL, the form PUSH_ALLOWED_HOSTS lists (443 when the URL names no port). */
+export function pushEndpointHost(url: URL): string {
+  return `${url.hostname}:${url.port || '443'}`;
+}
+
+function loadPushAllowedHosts(
+  env: NodeJS.ProcessEnv,
+  fail: (name: string, why: string) => never,
+): ReadonlySet<string> {
+  const hosts = new Set<string>();
+  for (const entry of (env.PUSH_ALLOWED_HOSTS ?? '').split(',').map((item) => item.trim())) {
+    if (!entry) continue;
+    // The port is required, so that an entry never quietly means 443 when another port was meant.
+    const port = /^.+:(\d{1,5})$/.exec(entry)?.[1];
+    const url = port ? parseUrl(`https://${entry}`) : null;
+    // Only the host as a URL writes it (no path, no user, no shorthand IPv4 such as 0x7f.1).
+    if (!url || `${url.hostname}:${port}` !== entry.toLowerCase())
+      fail('PUSH_ALLOWED_HOSTS', `must be a comma-separated list of host:port, got "${entry}"`);
+    if (Number(port) < 1 || Number(port) > 65535)
+      fail('PUSH_ALLOWED_HOSTS', `has a port out of range in "${entry}"`);
+    hosts.add(`${url!.hostname}:${port}`);
+  }
+  return hosts;
 }
 
 function loadFcm(env: NodeJS.ProcessEnv, fail: (name: string, why: string) => never): FcmConfig | null {
@@ -122,4 +153,12 @@ function positiveInt(
 
 function base64UrlBytes(value: string): number {
   return /^[A-Za-z0-9_-]+={0,2}$/.test(value) ? Buffer.from(value, 'base64url').length : -1;
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
 }

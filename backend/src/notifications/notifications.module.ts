@@ -11,6 +11,7 @@ import {
   type NotificationsConfig,
 } from './notifications.config.js';
 import { NotificationsRuntime } from './notifications-runtime.js';
+import { PushEndpointGuard } from './outbound/push-endpoint-guard.js';
 import { PushController } from './push.controller.js';
 import { BullMqDriver } from './queue/bullmq.driver.js';
 import { InProcessDriver } from './queue/in-process.driver.js';
@@ -49,6 +50,7 @@ const PROVIDERS = [
   { provide: NOTIFICATION_QUEUE, useFactory: createNotificationQueue, inject: [NOTIFICATIONS_CONFIG] },
   NotificationStore,
   VapidKeys,
+  PushEndpointGuard,
   WebPushWorker,
   FcmWorker,
   NotificationWorker,

@@ -10,7 +10,7 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { sameUsername, USER_TEXTS, type Actor } from '@alignerflow/domain';
+import { PUSH_SUBSCRIPTION_TEXTS, sameUsername, USER_TEXTS, type Actor } from '@alignerflow/domain';
 import { CurrentActor, Public } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -18,6 +18,7 @@ import { DirectNotifications } from './direct-notifications.js';
 import { NotificationStore } from './notification-store.js';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
 import { NOTIFICATION_TEXTS } from './notifications.texts.js';
+import { PushEndpointGuard, PushEndpointRefused } from './outbound/push-endpoint-guard.js';
 import {
   DeliveriesQueryDto,
   FcmTokenDto,
@@ -35,6 +36,7 @@ export class PushController {
     private readonly vapid: VapidKeys,
     private readonly store: NotificationStore,
     private readonly direct: DirectNotifications,
+    private readonly endpoints: PushEndpointGuard,
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
@@ -44,7 +46,10 @@ export class PushController {
     return { publicKey: (await this.vapid.get()).publicKey };
   }
 
-  /** One user, several devices; a browser (endpoint) subscribing again moves to the current user. */
+  /**
+   * One user, several devices (the newest PUSH_SUBSCRIPTIONS_PER_USER); a browser (endpoint)
+   * subscribing again moves to the current user. Only endpoints PushEndpointGuard allows.
+   */
   @Post('push/subscribe')
   @HttpCode(201)
   async subscribe(@CurrentActor() actor: Actor, @Body() body: PushSubscribeDto) {
@@ -55,6 +60,12 @@ export class PushController {
     const publicKey = Buffer.from(p256dh, 'base64url');
     if (publicKey.length !== 65 || publicKey[0] !== 4 || Buffer.from(auth, 'base64url').length !== 16)
       rejectWith('invalid', NOTIFICATION_TEXTS.invalidKeys);
+    try {
+      await this.endpoints.check(body.endpoint);
+    } catch (error) {
+      if (!(error instanceof PushEndpointRefused) && !isLookupFailure(error)) throw error;
+      rejectWith('invalid', PUSH_SUBSCRIPTION_TEXTS.endpointNotAllowed);
+    }
     await this.store.saveSubscription(actor.username, body.endpoint, { p256dh, auth });
     return { username: actor.username, endpoint: body.endpoint };
   }
@@ -125,4 +136,9 @@ export class PushController {
       );
     return queued;
   }
+}
+
+/** A name that does not resolve has no public address either. */
+function isLookupFailure(error: unknown): boolean {
+  return /^(ENOTFOUND|ENODATA|EAI_[A-Z]+)$/.test((error as { code?: string }).code ?? '');
 }

@@ -15,3 +15,4 @@ export * from './users/users.js';
 export * from './case/upcasters.js';
 export * from './notifications/policy.js';
 export * from './security/http-texts.js';
+export * from './notifications/push-subscriptions.js';

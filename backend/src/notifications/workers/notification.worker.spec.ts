@@ -12,6 +12,7 @@ import { PushService, type BrowserSubscription } from '../../../../test/support/
 import { loadConfig } from '../../config/config';
 import { NotificationStore } from '../notification-store';
 import { loadNotificationsConfig, MAX_ATTEMPTS } from '../notifications.config';
+import { PushEndpointGuard } from '../outbound/push-endpoint-guard';
 import { BullMqDriver } from '../queue/bullmq.driver';
 import { InProcessDriver } from '../queue/in-process.driver';
 import type { Channel, NotificationJob, NotificationQueue } from '../queue/notification-queue';
@@ -51,11 +52,11 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
       ADMIN_PASSWORD: 'test-admin-password',
       DATA_DIR: dataDir,
     });
-    const config = loadNotificationsConfig(app, fcm.env());
+    const config = loadNotificationsConfig(app, { ...fcm.env(), PUSH_ALLOWED_HOSTS: push.host });
     const vapid = new VapidKeys(config);
     push.expectVapidKey((await vapid.get()).publicKey);
     agent = new Agent({ ca: push.caPem, keepAlive: true });
-    const webPush = new WebPushWorker(store, vapid, agent);
+    const webPush = new WebPushWorker(store, vapid, new PushEndpointGuard(config), agent);
     worker = new NotificationWorker(store, webPush, new FcmWorker(store, config));
     unconfiguredWorker = new NotificationWorker(
       store,

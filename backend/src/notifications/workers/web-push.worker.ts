@@ -1,24 +1,37 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Agent } from 'node:https';
-import webpush, { WebPushError } from 'web-push';
+import { request, type Agent } from 'node:https';
+import webpush from 'web-push';
 import { NotificationStore, type PushSubscriptionRecord } from '../notification-store.js';
+import {
+  PUSH_ENDPOINT_REFUSED,
+  PushEndpointGuard,
+  publicOnlyLookup,
+  type PushTarget,
+} from '../outbound/push-endpoint-guard.js';
 import type { NotificationJob } from '../queue/notification-queue.js';
 import { VapidKeys, type VapidDetails } from '../vapid-keys.js';
 import { DeliveryError, type ChannelWorker, type Device, type SendResult } from './channel-worker.js';
 
-/** An https.Agent for the push services; tests give one that trusts their local push service. */
+/** An https.Agent for the push services of PUSH_ALLOWED_HOSTS; tests give one that trusts their local push service. */
 export const PUSH_HTTPS_AGENT = Symbol('PUSH_HTTPS_AGENT');
 
 const TTL_SECONDS = 24 * 3600;
 const TIMEOUT_MS = 10_000;
+/** A push service answers with a status and at most a short text; more than this is not read. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 const VAPID_JWT_SECONDS = 12 * 3600;
 
 /**
- * Web push with VAPID (RFC 8292) and an aes128gcm-encrypted payload (RFC 8291) through `web-push`,
- * to every browser the recipient subscribed. The payload is the job's message as JSON:
+ * Web push with VAPID (RFC 8292) and an aes128gcm-encrypted payload (RFC 8291), built by
+ * `web-push`, to every browser the recipient subscribed. The payload is the job's message as JSON:
  * {title, body, caseId, url, icon}. The Topic header (from the job id) lets a push service
  * replace a copy still pending, should a crash ever make a worker send one again.
+ *
+ * Endpoints are user input: each send passes PushEndpointGuard again, and connects through its
+ * pinned lookup (see there). The request is sent here rather than by web-push so that no
+ * redirect is followed, the answer's body is never kept (only its status is recorded) and its
+ * size and duration are bounded.
  */
 @Injectable()
 export class WebPushWorker implements ChannelWorker {
@@ -27,6 +40,7 @@ export class WebPushWorker implements ChannelWorker {
   constructor(
     private readonly store: NotificationStore,
     private readonly vapid: VapidKeys,
+    private readonly guard: PushEndpointGuard,
     @Optional() @Inject(PUSH_HTTPS_AGENT) private readonly agent?: Agent,
   ) {}
 
@@ -77,27 +91,81 @@ export class WebPushWorker implements ChannelWorker {
     topic: string,
     vapid: VapidDetails,
   ): Promise<SendResult> {
+    let target: PushTarget;
+    let details: webpush.RequestDetails;
     try {
-      await webpush.sendNotification({ endpoint: subscription.endpoint, keys: subscription.keys }, payload, {
-        headers: { Authorization: this.authorization(subscription.endpoint, vapid) },
-        TTL: TTL_SECONDS,
-        topic,
-        timeout: TIMEOUT_MS,
-        contentEncoding: 'aes128gcm',
-        ...(this.agent ? { agent: this.agent } : {}),
-      });
-      return 'delivered';
+      target = this.guard.target(subscription.endpoint);
+      details = webpush.generateRequestDetails(
+        { endpoint: subscription.endpoint, keys: subscription.keys },
+        payload,
+        {
+          headers: { Authorization: this.authorization(subscription.endpoint, vapid) },
+          TTL: TTL_SECONDS,
+          topic,
+          contentEncoding: 'aes128gcm',
+        },
+      );
     } catch (error) {
-      if (error instanceof WebPushError) {
-        const status = error.statusCode;
-        if (status === 404 || status === 410) return 'gone';
-        const text = `push service answered ${status}${error.body ? `: ${String(error.body).slice(0, 200)}` : ''}`;
-        throw new DeliveryError(text, status !== 429 && status < 500);
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      // Network trouble is worth another try; web-push's own checks (a malformed key) are not.
-      const network = /ECONN|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|EPIPE|socket|timeout|network/i.test(message);
-      throw new DeliveryError(`web push failed: ${message}`, !network);
+      // A refused endpoint or one web-push cannot encrypt for (a malformed key): no retry helps.
+      throw new DeliveryError(describe(error), true);
     }
+    let status: number;
+    try {
+      status = await this.post(target, details);
+    } catch (error) {
+      const refused = (error as { code?: string }).code === PUSH_ENDPOINT_REFUSED;
+      const message = describe(error);
+      // Network trouble is worth another try; a refused address is not.
+      const network = /ECONN|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|EPIPE|socket|timeout|network/i.test(message);
+      throw new DeliveryError(refused ? message : `web push failed: ${message}`, refused || !network);
+    }
+    if (status >= 200 && status < 300) return 'delivered';
+    if (status === 404 || status === 410) return 'gone';
+    // Only the status: what an endpoint answers is not ours to keep.
+    const line = `push service answered ${status}`;
+    if (status >= 300 && status < 400) throw new DeliveryError(`${line} (redirects are not followed)`, true);
+    throw new DeliveryError(line, status !== 429 && status < 500);
   }
+
+  /** One POST; resolves with the answer's status once its (small, discarded) body has arrived. */
+  private post(target: PushTarget, details: webpush.RequestDetails): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const { url, hostname, port, allowedByOperator } = target;
+      const outgoing = request(
+        {
+          method: 'POST',
+          hostname,
+          port,
+          path: `${url.pathname}${url.search}`,
+          headers: details.headers,
+          agent: allowedByOperator ? this.agent : this.guard.publicAgent,
+          // Also on the request: a socket is only ever opened to an address this lookup checked.
+          ...(allowedByOperator ? {} : { lookup: publicOnlyLookup }),
+          timeout: TIMEOUT_MS,
+        },
+        (answer) => {
+          let bytes = 0;
+          answer.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (bytes > MAX_ANSWER_BYTES) answer.destroy();
+          });
+          answer.on('end', () => resolve(answer.statusCode ?? 0));
+          answer.on('close', () => resolve(answer.statusCode ?? 0));
+          answer.on('error', reject);
+        },
+      );
+      const deadline = setTimeout(
+        () => outgoing.destroy(new Error('push service answer timeout')),
+        TIMEOUT_MS,
+      );
+      outgoing.on('close', () => clearTimeout(deadline));
+      outgoing.on('timeout', () => outgoing.destroy(new Error('Socket timeout')));
+      outgoing.on('error', reject);
+      outgoing.end(details.body);
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
