@@ -1,5 +1,5 @@
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 /** Where uploaded bytes live; swappable for an object store without touching the callers. */
@@ -9,6 +9,8 @@ export interface FileStorage {
   open(key: string): ReadStream;
   size(key: string): Promise<number>;
   remove(key: string): Promise<void>;
+  /** Removes temporary files left by uploads that never finished (a crash mid-upload). */
+  removeIncomingOlderThan(ageMs: number): Promise<void>;
   readonly tempDir: string;
 }
 
@@ -48,5 +50,17 @@ export class LocalDiskStorage implements FileStorage {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async removeIncomingOlderThan(ageMs: number): Promise<void> {
+    const before = Date.now() - ageMs;
+    for (const name of await readdir(this.tempDir)) {
+      const path = join(this.tempDir, name);
+      const modified = await stat(path).then(
+        (info) => info.mtimeMs,
+        () => Infinity,
+      );
+      if (modified < before) await rm(path, { force: true });
+    }
   }
 }

@@ -1,44 +1,22 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Res,
-  UploadedFile,
-  UseInterceptors,
-} from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Actor } from '@alignerflow/domain';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { FilesService } from './files.service.js';
 import { FILE_TEXTS } from './upload-claims.js';
-import { UPLOAD_LIMITS } from './file-types.js';
-
-export class UploadDto {
-  @IsOptional() @IsString() @MaxLength(40) caseId?: string;
-  @IsOptional() @IsIn(['STL', 'Photo'], { message: FILE_TEXTS.unknownKind }) type?: 'STL' | 'Photo';
-}
 
 @Controller()
 export class FilesController {
   constructor(private readonly files: FilesService) {}
 
-  /** multipart: file, optional caseId, optional type (STL or Photo). */
+  /** multipart: file, optional caseId, optional type (STL or Photo); read here, as it streams in. */
   @Post('upload')
   @HttpCode(201)
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: UPLOAD_LIMITS.STL, files: 1, fields: 4 } }))
-  async upload(
-    @CurrentActor() actor: Actor,
-    @UploadedFile() file: Express.Multer.File | undefined,
-    @Body() body: UploadDto,
-  ) {
+  async upload(@CurrentActor() actor: Actor, @Req() request: Request) {
+    const { file, fields } = await this.files.receive(request);
     if (!file) return rejectWith('invalid', FILE_TEXTS.noFile);
-    return this.files.store(actor, file, body.type, body.caseId);
+    return this.files.store(actor, file, fields.type, fields.caseId);
   }
 
   @Get('files/:id/:name')

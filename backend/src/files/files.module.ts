@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
-import { MulterModule } from '@nestjs/platform-express';
-import { diskStorage } from 'multer';
 import { join } from 'node:path';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CasesModule } from '../cases/cases.module.js';
 import { FILE_STORAGE, LocalDiskStorage } from './file-storage.js';
 import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
+import {
+  DEFAULT_UPLOAD_SWEEP,
+  UnattachedUploadsSweeper,
+  UPLOAD_SWEEP_OPTIONS,
+} from './unattached-uploads.sweeper.js';
 
 const uploadsDir = (config: AppConfig) => new LocalDiskStorage(join(config.dataDir, 'uploads'));
 
@@ -21,18 +24,14 @@ const storageFactory = {
 };
 
 @Module({
-  imports: [
-    CasesModule,
-    // Uploads stream to a temporary file next to the store, never into memory.
-    MulterModule.registerAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        storage: diskStorage({ destination: uploadsDir(config).tempDir }),
-      }),
-    }),
-  ],
+  imports: [CasesModule],
   controllers: [FilesController],
-  providers: [FilesService, storageFactory],
+  providers: [
+    FilesService,
+    storageFactory,
+    { provide: UPLOAD_SWEEP_OPTIONS, useValue: DEFAULT_UPLOAD_SWEEP },
+    UnattachedUploadsSweeper,
+  ],
   exports: [FilesService],
 })
 export class FilesModule {}

@@ -3,13 +3,15 @@ import { formatFileSize, type Actor, type CaseFile } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { ReadStream } from 'node:fs';
+import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { CasesQueries } from '../cases/cases.queries.js';
 import { FILE_STORAGE, type FileStorage } from './file-storage.js';
-import { sniffFile, UPLOAD_LIMITS, type UploadKind } from './file-types.js';
+import { isStlName, isUploadKind, sniffFile, UPLOAD_LIMITS, type UploadKind } from './file-types.js';
 import { FILE_TEXTS, FILE_URL } from './upload-claims.js';
+import { receiveUpload, type ReceivedForm } from './upload-receiver.js';
 
 export interface UploadRow {
   id: string;
@@ -32,6 +34,11 @@ export class FilesService {
     private readonly cases: CasesQueries,
   ) {}
 
+  /** An upload's form, its file in a temporary file of the store (see receiveUpload). */
+  receive(request: Request): Promise<ReceivedForm> {
+    return receiveUpload(request, this.storage.tempDir);
+  }
+
   async store(
     actor: Actor,
     upload: { path: string; originalname: string; size: number },
@@ -40,24 +47,29 @@ export class FilesService {
   ): Promise<CaseFile> {
     try {
       const name = safeName(upload.originalname);
-      const kind = (requestedKind ?? (name.toLowerCase().endsWith('.stl') ? 'STL' : 'Photo')) as UploadKind;
-      if (!(kind in UPLOAD_LIMITS)) rejectWith('invalid', FILE_TEXTS.unknownKind);
-      if (caseId && !(await this.cases.findVisible(actor, caseId)))
+      const kind: unknown = requestedKind ?? (isStlName(name) ? 'STL' : 'Photo');
+      if (!isUploadKind(kind)) return rejectWith('invalid', FILE_TEXTS.unknownKind);
+      if (caseId && (caseId.length > 40 || !(await this.cases.findVisible(actor, caseId))))
         rejectWith('not_found', 'Case not found.');
       if (upload.size > UPLOAD_LIMITS[kind])
         throw new PayloadTooLargeException({ error: FILE_TEXTS.tooLarge(kind) });
       const { mime, isStl } = await sniffFile(upload.path, upload.size);
-      if (kind === 'STL' && (!isStl || !name.toLowerCase().endsWith('.stl')))
-        rejectWith('invalid', FILE_TEXTS.notStl);
+      if (kind === 'STL' && (!isStl || !isStlName(name))) rejectWith('invalid', FILE_TEXTS.notStl);
       if (kind === 'Photo' && !mime.startsWith('image/')) rejectWith('invalid', FILE_TEXTS.notImage);
       const id = randomUUID();
       const key = `${id.slice(0, 2)}/${id}`;
       await this.storage.adopt(upload.path, key);
-      await this.dataSource.query(
-        `INSERT INTO uploads (id, uploader, case_id, kind, name, size_bytes, mime, storage_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [id, actor.username.toLowerCase(), caseId ?? null, kind, name, upload.size, mime, key],
-      );
+      try {
+        await this.dataSource.query(
+          `INSERT INTO uploads (id, uploader, case_id, kind, name, size_bytes, mime, storage_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [id, actor.username.toLowerCase(), caseId ?? null, kind, name, upload.size, mime, key],
+        );
+      } catch (error) {
+        // Bytes without their row would be nobody's, and no sweep would ever find them.
+        await this.storage.remove(key);
+        throw error;
+      }
       return { url: this.urlOf(id, name), name, size: formatFileSize(upload.size), type: kind };
     } finally {
       await rm(upload.path, { force: true });

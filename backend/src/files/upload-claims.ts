@@ -10,6 +10,8 @@ export const FILE_TEXTS = {
     `The file is too large: ${kind === 'STL' ? 'STL files up to 200 MB' : 'photos up to 25 MB'}.`,
   unknownKind: 'The file type must be STL or Photo.',
   noFile: 'Choose a file to upload.',
+  badForm: 'An upload is one file part named "file" with the fields type and caseId.',
+  interrupted: 'The upload was interrupted.',
   notYours: 'A case can only carry files you uploaded yourself.',
   notFound: 'File not found.',
 } as const;
