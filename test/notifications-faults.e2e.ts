@@ -68,7 +68,7 @@ describe('notifications under faults', () => {
         expect(
           (await admin.post('/users', { username, password: 'manager-pw-1', role: 'Manager' })).status,
         ).toBe(201);
-        const manager = await lab.login(username, 'pw');
+        const manager = await lab.login(username, 'manager-pw-1');
         for (let device = 0; device < 2; device++) {
           const subscription = push.subscribe();
           expect((await manager.post('/push/subscribe', subscription)).status).toBe(201);

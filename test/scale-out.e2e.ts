@@ -111,7 +111,7 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
         expect(
           (await adminA.post('/users', { username, password: 'manager-pw-1', role: 'Manager' })).status,
         ).toBe(201);
-        await subscribe(await api.login(username, 'pw'));
+        await subscribe(await api.login(username, 'manager-pw-1'));
       }
 
       // A live stream on each API.
