@@ -1,3 +1,8 @@
+import {
+  PHOTO_ANALYSIS_LIMIT,
+  PHOTO_ANALYSIS_WINDOW_MS,
+  tooManyPhotoAnalysesText,
+} from '@alignerflow/domain';
 import type { ApiClient } from './support/http';
 import { ModelStub } from './support/model-stub';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -152,6 +157,47 @@ describe('uploads and AI photo analysis', () => {
       status: 502,
       body: { error: 'Failed to analyze image due to an API error.' },
     });
+  });
+
+  it('limits photo analyses per user, failed ones included, before the model is called', async () => {
+    model.answer = { status: 200, text: 'No defects found. The aligner edges are smooth.' };
+    const photo = await upload(rep, PNG, 'limit.png', { type: 'Photo' });
+    const created = await rep.post('/cases', {
+      patientName: 'Edsger Dijkstra',
+      doctorName: 'Dr. Sarah Lee',
+      clinicName: 'Bright Smiles',
+      files: [photo.body],
+    });
+    const request = { caseId: created.body.id, fileUrl: photo.body.url };
+    const analyse = () =>
+      fetch(`${rep.apiUrl}/ai/analyze-photo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${rep.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
+
+    // A third of the allowance spent on calls the model failed: they count as much.
+    const statuses: number[] = [];
+    model.answer = { status: 500, text: '' };
+    for (let i = 0; i < PHOTO_ANALYSIS_LIMIT / 3; i++) statuses.push((await analyse()).status);
+    model.answer = { status: 200, text: 'No defects found. The aligner edges are smooth.' };
+    while (statuses.length < PHOTO_ANALYSIS_LIMIT) statuses.push((await analyse()).status);
+    expect(new Set(statuses.slice(0, PHOTO_ANALYSIS_LIMIT / 3))).toEqual(new Set([502]));
+    expect(new Set(statuses.slice(PHOTO_ANALYSIS_LIMIT / 3))).toEqual(new Set([200]));
+
+    const modelCalls = model.requests.length;
+    const refused = await analyse();
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(PHOTO_ANALYSIS_WINDOW_MS / 1000);
+    const { error } = await refused.json();
+    expect(error).toBe(tooManyPhotoAnalysesText(retryAfter));
+    expect(error).toMatch(/^Too many photo analyses\. Try again in \d+ minute\(s\)\.$/);
+    expect(model.requests.length).toBe(modelCalls);
+
+    // Someone else's allowance is their own.
+    expect((await tech.post('/ai/analyze-photo', request)).status).toBe(200);
   });
 
   it('reports the feature as unconfigured without a model key', async () => {

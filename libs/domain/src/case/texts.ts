@@ -52,4 +52,17 @@ export const CASE_TEXTS = {
   assigneeRequired: 'Choose who the stage is assigned to.',
   workflowFieldChanged: (field: string) => `"${field}" cannot be changed by Edit Case.`,
   staleStatus: 'The case was changed by someone else. Reload and try again.',
+  tooManyPhotoAnalyses: (minutes: number) => `Too many photo analyses. Try again in ${minutes} minute(s).`,
 } as const;
+
+/**
+ * AI photo analysis per user: this many requests within the window, which opens at the first one.
+ * Each costs a paid model call, so failed analyses count too.
+ */
+export const PHOTO_ANALYSIS_LIMIT = 30;
+export const PHOTO_ANALYSIS_WINDOW_MS = 60 * 60 * 1000;
+
+/** The text of a refused analysis: the wait rounded up to whole minutes, never 0. */
+export function tooManyPhotoAnalysesText(retryAfterSeconds: number): string {
+  return CASE_TEXTS.tooManyPhotoAnalyses(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
+}
