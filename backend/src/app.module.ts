@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AiModule } from './ai/ai.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BackupModule } from './backup/backup.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
@@ -48,6 +49,7 @@ export class AppModule {
         FilesModule,
         AiModule,
         BackupModule,
+        AuditModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

@@ -1,0 +1,28 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { CASE_TEXTS, type Actor } from '@alignerflow/domain';
+import { DataSource } from 'typeorm';
+import { CurrentActor } from '../common/current-actor.js';
+import { rejectWith } from '../common/domain-rejection.js';
+import { requireCapability } from '../common/require-capability.js';
+import { verifyCase, verifyLog } from './audit-verifier.js';
+
+const MANAGER_ONLY = 'Only a manager can verify the event log.';
+
+/** Tamper evidence (api.md, Security): Manager only, like the log's export. */
+@Controller('audit')
+export class AuditController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The whole chain; with `caseId`, only that case's events and their seals (README.md). */
+  @Get('verify')
+  @Header('Cache-Control', 'no-store')
+  async verify(@CurrentActor() actor: Actor, @Query('caseId') caseId?: unknown) {
+    requireCapability(actor, 'backup', MANAGER_ONLY);
+    if (caseId === undefined) return verifyLog(this.dataSource);
+    if (typeof caseId !== 'string' || caseId === '') rejectWith('not_found', CASE_TEXTS.notFound);
+    const result = await verifyCase(this.dataSource, caseId);
+    if (result.events + result.unsealed === 0 && result.firstBroken === null)
+      rejectWith('not_found', CASE_TEXTS.notFound);
+    return result;
+  }
+}
