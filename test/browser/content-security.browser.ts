@@ -1,0 +1,86 @@
+/**
+ * The app under its own Content-Security-Policy: sign-in, the dashboard, a case with its simulation
+ * video and the external simulation viewer (an https page in a frame), and the camera scanner run
+ * without a single violation reported by the browser.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { BUILT_SPA, startTestApp, type TestApp } from '../support/test-app';
+import { launchBrowser, newPage, signIn } from './support/browser';
+import { fakeCameraArgs, writeQrY4m } from './support/fake-camera';
+import { openFromDoctorPortal } from './support/journey';
+
+let lab: TestApp;
+let browser: Browser;
+let workDir: string;
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'af-csp-'));
+  lab = await startTestApp({}, { spaDir: BUILT_SPA });
+  const admin = await lab.login('admin');
+  // Olivia Martinez (CA-2024-003) waits for dr.lee's approval, with a simulation video already.
+  const links = await admin.put('/cases/CA-2024-003', {
+    simulationExternalLink: 'https://example.com/viewer/123',
+  });
+  expect(links.status).toBe(200);
+  const video = join(workDir, 'qr.y4m');
+  writeQrY4m(video, 'not a case code');
+  browser = await launchBrowser(fakeCameraArgs(video));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Every violation the page reports, by event and by the console line Chromium writes for it. */
+async function watchViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation;
+      void report(
+        `${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy|Permissions policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+it('signs in, shows the dashboard, a case with its simulation, the external viewer and the scanner: no CSP violation', async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    const violations = await watchViolations(page);
+    await signIn(page, lab.baseUrl, 'dr.lee');
+    const csp = (await page.request.get(lab.baseUrl)).headers()['content-security-policy'];
+    expect(csp).toContain("frame-ancestors 'none'");
+
+    await openFromDoctorPortal(page, 'Olivia Martinez');
+    // The video is requested (it fails here, with no internet, and the panel says so).
+    await page.getByRole('heading', { name: 'Treatment Plan Approval' }).waitFor();
+    await page.getByRole('button', { name: 'View Interactive 3D Simulation' }).click();
+    const viewer = page.getByRole('dialog', { name: 'External Simulation Viewer' });
+    await viewer.locator('iframe').waitFor();
+    // The frame's navigation starts (and fails here: no internet), rather than being blocked.
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+
+    await page.goto(`${lab.baseUrl}#scan`);
+    const scanner = page.getByRole('dialog', { name: 'Scan Case QR Code' });
+    await scanner.waitFor();
+    await scanner.locator('video').waitFor({ state: 'attached' });
+    await page.waitForTimeout(500);
+
+    expect(violations).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
