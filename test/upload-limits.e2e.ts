@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { UnattachedUploadsSweeper } from '../backend/src/files/unattached-uploads.sweeper';
 import { eventually, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
@@ -182,9 +183,9 @@ describe('upload limits while streaming, and the sweep of unattached uploads', (
   it('stops reading an oversized photo instead of taking the rest of its body', async () => {
     const answer = await streamUpload(rep, { total: 150 * MB });
     expect(answer).toMatchObject({ status: 413, body: PHOTO_TOO_LARGE });
-    expect(answer.headers?.connection).toBe('close');
     // The 25 MB written plus what the connection's buffers held when reading stopped: far from the 150 MB.
     expect(answer.sent).toBeLessThan(60 * MB);
+    expect(answer.headers?.connection).toBe('close');
     expect(incomingFiles()).toEqual([]);
   });
 
@@ -264,5 +265,30 @@ describe('upload limits while streaming, and the sweep of unattached uploads', (
     expect([await statusOf(stale), await statusOf(attached), await statusOf(fresh)]).toEqual([404, 200, 200]);
     expect(incomingFiles()).toEqual(['in-flight']);
     expect(await lab.app.get(UnattachedUploadsSweeper).sweep()).toBe(0);
+  });
+
+  it('never takes an upload that a case is claiming while the sweep runs', async () => {
+    const photo = (await upload(rep, PNG, 'claimed.png', [['type', 'Photo']])).body;
+    const id = /\/api\/files\/([0-9a-f-]{36})\//.exec(photo.url)![1];
+    await sql(lab.databaseUrl, `UPDATE uploads SET created_at = now() - interval '25 hours' WHERE id = $1`, [
+      id,
+    ]);
+    // Another process attaching it to a case, its transaction not yet committed.
+    const claimer = new Client({ connectionString: lab.databaseUrl });
+    await claimer.connect();
+    try {
+      await claimer.query('BEGIN');
+      await claimer.query(`UPDATE uploads SET case_id = 'CA-2024-001' WHERE id = $1 AND case_id IS NULL`, [
+        id,
+      ]);
+      expect(await lab.app.get(UnattachedUploadsSweeper).sweep()).toBe(0);
+      await claimer.query('COMMIT');
+    } finally {
+      await claimer.end();
+    }
+    expect(await lab.app.get(UnattachedUploadsSweeper).sweep()).toBe(0);
+    expect(await sql(lab.databaseUrl, 'SELECT case_id FROM uploads WHERE id = $1', [id])).toEqual([
+      { case_id: 'CA-2024-001' },
+    ]);
   });
 });
