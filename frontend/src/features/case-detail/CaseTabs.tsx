@@ -85,7 +85,7 @@ export function CaseTabs({ item, user, canEditPricing, commands }: CaseTabsProps
           <PricingTab item={item} canEdit={canEditPricing} commands={commands} />
         ) : null}
         {active === 'communication' ? <CommunicationTab item={item} commands={commands} /> : null}
-        {active === 'history' ? <HistoryTab item={item} /> : null}
+        {active === 'history' ? <HistoryTab item={item} user={user} /> : null}
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { manager } from '../../test/fixtures';
+import { manager, representative } from '../../test/fixtures';
 import type { HistoryEntry } from './caseDetailApi';
 import { historyLines } from './historyText';
 import { caseAt, renderDetail } from './testSupport';
@@ -153,5 +153,59 @@ describe('History tab', () => {
     fail = false;
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('list', { name: 'Case History' })).toBeTruthy();
+  });
+
+  describe('seal check (tamper evidence)', () => {
+    const verified = { ok: true, caseId: 'CA-2025-123', events: 16, unsealed: 0, firstBroken: null };
+
+    it('shows a Manager the verified mark', async () => {
+      const { server } = renderDetail(manager, caseAt('Thermoforming'), {
+        routes: {
+          'GET /cases/CA-2025-123/history': { body: trail() },
+          'GET /audit/verify': { body: verified },
+        },
+      });
+      fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+      const mark = await screen.findByText('✓ Verified');
+      expect(mark.parentElement?.textContent).toContain('All 16 events sealed and unchanged.');
+      expect(server.calls('GET', '/audit/verify')).toHaveLength(1);
+    });
+
+    it('says where the trail no longer matches its seals', async () => {
+      renderDetail(manager, caseAt('Thermoforming'), {
+        routes: {
+          'GET /cases/CA-2025-123/history': { body: trail() },
+          'GET /audit/verify': { body: { ...verified, ok: false, firstBroken: '42' } },
+        },
+      });
+      fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe('⚠ TamperedThe event at log position 42 no longer matches its seal.');
+      expect(screen.queryByText('✓ Verified')).toBeNull();
+    });
+
+    it('names the newest events not sealed yet', async () => {
+      renderDetail(manager, caseAt('Thermoforming'), {
+        routes: {
+          'GET /cases/CA-2025-123/history': { body: trail() },
+          'GET /audit/verify': { body: { ...verified, events: 15, unsealed: 1 } },
+        },
+      });
+      fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+      const mark = await screen.findByText('✓ Verified');
+      expect(mark.parentElement?.textContent).toContain(
+        'All 15 events sealed and unchanged. 1 newest event not sealed yet.',
+      );
+    });
+
+    it('is not shown, nor asked for, for other roles', async () => {
+      const { server } = renderDetail(representative, caseAt('Thermoforming'), {
+        routes: { 'GET /cases/CA-2025-123/history': { body: trail() } },
+      });
+      fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+      await screen.findByRole('list', { name: 'Case History' });
+      expect(screen.queryByText('✓ Verified')).toBeNull();
+      expect(server.calls('GET', '/audit/verify')).toHaveLength(0);
+    });
   });
 });

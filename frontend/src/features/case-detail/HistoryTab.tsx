@@ -1,13 +1,18 @@
 import { useMemo, useState } from 'react';
-import type { Case } from '@alignerflow/domain';
+import { can, type Case, type User } from '@alignerflow/domain';
 import { formatDateTime } from './formatTime';
 import { historyLines } from './historyText';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { useCaseHistory } from './useCaseHistory';
+import { useCaseVerification } from './useCaseVerification';
 
-/** 'History': the case's audit trail — who did what, when, and what changed. */
-export function HistoryTab({ item }: { item: Case }) {
+/**
+ * 'History': the case's audit trail — who did what, when, and what changed. A Manager also sees
+ * whether the trail still matches its seals (the log's tamper evidence).
+ */
+export function HistoryTab({ item, user }: { item: Case; user: User }) {
   const { state, retry } = useCaseHistory(item.id, item.version);
+  const checksSeals = can(user.role, 'backup');
   const [newestFirst, setNewestFirst] = useState(true);
   const lines = useMemo(() => (state.status === 'ready' ? historyLines(state.entries) : []), [state]);
   const shown = newestFirst ? [...lines].reverse() : lines;
@@ -25,6 +30,7 @@ export function HistoryTab({ item }: { item: Case }) {
           </button>
         </div>
       </div>
+      {checksSeals ? <SealCheck caseId={item.id} version={item.version} /> : null}
       {state.status === 'loading' ? (
         <p className="muted" role="status">
           {T.historyLoading}
@@ -62,5 +68,34 @@ export function HistoryTab({ item }: { item: Case }) {
         </ol>
       )}
     </div>
+  );
+}
+
+/** The seal check's answer in one line: verified, still sealing, or where it was tampered with. */
+function SealCheck({ caseId, version }: { caseId: string; version: number }) {
+  const check = useCaseVerification(caseId, version, true);
+  if (check.status === 'checking')
+    return (
+      <p className="cd-seal muted small" role="status">
+        {T.sealChecking}
+      </p>
+    );
+  if (check.status === 'failed') return <p className="cd-seal muted small">{T.sealFailed}</p>;
+  const { result } = check;
+  if (!result.ok)
+    return (
+      <p className="cd-seal cd-seal--broken" role="alert">
+        <strong className="cd-seal__mark">⚠ {T.sealBroken}</strong>
+        <span>{T.sealBrokenAt(result.firstBroken ?? '?')}</span>
+      </p>
+    );
+  return (
+    <p className="cd-seal cd-seal--verified" role="status">
+      <strong className="cd-seal__mark">✓ {T.sealVerified}</strong>
+      <span>
+        {T.sealIntact(result.events)}
+        {result.unsealed > 0 ? ` ${T.sealPending(result.unsealed)}` : ''}
+      </span>
+    </p>
   );
 }
