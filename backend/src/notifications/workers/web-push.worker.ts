@@ -149,8 +149,13 @@ export class WebPushWorker implements ChannelWorker {
             bytes += chunk.length;
             if (bytes > MAX_ANSWER_BYTES) answer.destroy();
           });
-          answer.on('end', () => resolve(answer.statusCode ?? 0));
-          answer.on('close', () => resolve(answer.statusCode ?? 0));
+          // A keep-alive socket goes back to the pool at the end: the deadline must not touch it then.
+          const done = () => {
+            clearTimeout(deadline);
+            resolve(answer.statusCode ?? 0);
+          };
+          answer.on('end', done);
+          answer.on('close', done);
           answer.on('error', reject);
         },
       );
