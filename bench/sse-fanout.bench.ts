@@ -147,6 +147,8 @@ describe('SSE fan-out', () => {
       DEMO_DATA: '1',
       ADMIN_PASSWORD: 'demo',
       HOST: '127.0.0.1',
+      // Thousands of streams on six sessions: lift the per-session cap of a real deployment.
+      LIVE_STREAMS_PER_SESSION: String(CLIENTS),
     });
     const streams: http.ClientRequest[] = [];
     try {

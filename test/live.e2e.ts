@@ -37,11 +37,15 @@ async function handOverWhileWriting(
   fromStart = false,
 ): Promise<void> {
   const ids: string[] = [];
+  // fromStart: from before the four cases were created, a longer replay (the oldest id the
+  // server still replays from is where its tailer started; older ones get a full refresh).
+  const early = fromStart ? await open(admin) : undefined;
+  await early?.until(() => early.lastEventId !== '', 'an id');
+  early?.close();
   for (let n = 0; n < 4; n++) ids.push((await rep.post('/cases', newCase(`Busy ${n}`))).body.id);
   const first = await open(admin);
   await first.until(() => first.lastEventId !== '', 'an id');
-  // "0": the whole log, a long replay.
-  const resumeFrom = fromStart ? '0' : first.lastEventId;
+  const resumeFrom = early?.lastEventId ?? first.lastEventId;
   first.close();
 
   const toggle = async (id: string) => {

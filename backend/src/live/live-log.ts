@@ -16,7 +16,7 @@ import { toCaseEvent } from '../cases/case-events.js';
 import { CasesQueries } from '../cases/cases.queries.js';
 import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
 import { UsersQueries, withoutSecrets } from '../users/users.queries.js';
-import { messageFrame } from './sse-frames.js';
+import { compareKeys, messageFrame } from './sse-frames.js';
 
 export type LiveEventName =
   | 'case_created'
@@ -64,6 +64,8 @@ interface CaseRow {
 }
 
 const CASE_TYPES = new Set<string>(CASE_EVENT_TYPES);
+/** Refreshes kept per position: the staff's and this many doctors'; past it, built per client. */
+const MAX_REFRESH_SCOPES = 1_000;
 const CASE_STREAM_PREFIX = 'case-';
 
 /**
@@ -73,6 +75,8 @@ const CASE_STREAM_PREFIX = 'case-';
  */
 @Injectable()
 export class LiveLog {
+  private refreshes: { at: Checkpoint; frames: Map<string, Promise<Buffer>> } | undefined;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: EventStore,
@@ -89,15 +93,6 @@ export class LiveLog {
         LIMIT 1`,
     );
     return rows[0] ? { transactionId: rows[0].transaction_id, position: rows[0].position } : null;
-  }
-
-  /** The log key of a position a client saw, to resume strictly after it. */
-  async keyOf(position: string): Promise<Checkpoint | undefined> {
-    const rows: { transaction_id: string }[] = await this.dataSource.query(
-      'SELECT transaction_id::text FROM events WHERE global_position = $1::bigint',
-      [position],
-    );
-    return rows[0] && { transactionId: rows[0].transaction_id, position };
   }
 
   /**
@@ -190,13 +185,37 @@ export class LiveLog {
     return messages;
   }
 
-  /** A full refresh for a client whose Last-Event-ID is unknown here, numbered by `at`. */
-  async resync(at: Checkpoint): Promise<LiveMessage[]> {
+  /**
+   * A full refresh (cases_refresh, then users_refresh) for a viewer whose Last-Event-ID is not
+   * in the recent window, numbered by `at`, the tailer's position when the viewer registered.
+   * Read once per visibility scope and position and kept as bytes: every client reconnecting
+   * while the tailer stays at `at` gets the same frames, so a reconnect storm costs one read of
+   * the read models, never a read of the log. The lists are read after the tailer reached `at`,
+   * so they hold every change up to it.
+   */
+  refresh(viewer: Actor, at: Checkpoint): Promise<Buffer> {
+    if (!this.refreshes || compareKeys(this.refreshes.at, at) !== 0)
+      this.refreshes = { at, frames: new Map() };
+    const frames = this.refreshes.frames;
+    const scope = isDoctor(viewer) ? `d:${viewer.username.toLowerCase()}` : 'staff';
+    const cached = frames.get(scope);
+    if (cached) return cached;
+    const built = this.refreshFrames(viewer, at);
+    if (frames.size < MAX_REFRESH_SCOPES) {
+      frames.set(scope, built);
+      built.catch(() => frames.get(scope) === built && frames.delete(scope));
+    }
+    return built;
+  }
+
+  private async refreshFrames(viewer: Actor, at: Checkpoint): Promise<Buffer> {
     const [list, users] = await Promise.all([
-      this.cases.list({ username: 'live-stream', role: 'Manager' }),
+      // A doctor's list is the doctor's own query (GET /cases for them), not the whole lab's.
+      this.cases.list(isDoctor(viewer) ? viewer : { username: 'live-stream', role: 'Manager' }),
       this.loadUsers(),
     ]);
-    return [casesRefreshMessage(at, list), usersMessage(at, users)];
+    const cases = casesRefreshMessage(at, list).frameFor(viewer);
+    return Buffer.concat([cases ?? Buffer.alloc(0), usersMessage(at, users).frameFor(viewer)!]);
   }
 
   private async loadCases(ids: string[]): Promise<Map<string, CaseRow>> {

@@ -10,6 +10,14 @@ export interface LiveOptions {
   batchSize: number;
   /** LIVE_MAX_QUEUE_BYTES: output a client may leave unread before it is dropped. */
   maxQueueBytes: number;
+  /**
+   * LIVE_REPLAY_WINDOW: how many of the most recent log entries the tailer remembers. A client
+   * resuming from one of them is replayed what it missed; from anything older it gets a full
+   * refresh instead, so a reconnect never reads more of the log than this.
+   */
+  replayWindow: number;
+  /** LIVE_STREAMS_PER_SESSION: open streams per session in this process; a new one closes the oldest. */
+  streamsPerSession: number;
   /** The `retry:` the browser waits before reconnecting. */
   retryMs: number;
 }
@@ -21,6 +29,8 @@ const DEFAULTS: LiveOptions = {
   pollMs: 1_000,
   batchSize: 500,
   maxQueueBytes: 8 * 1024 * 1024,
+  replayWindow: 10_000,
+  streamsPerSession: 5,
   retryMs: 2_000,
 };
 
@@ -29,6 +39,8 @@ const VARIABLES: Record<Exclude<keyof LiveOptions, 'retryMs'>, [name: string, mi
   pollMs: ['LIVE_POLL_MS', 10, 3_600_000],
   batchSize: ['LIVE_BATCH_SIZE', 1, 10_000],
   maxQueueBytes: ['LIVE_MAX_QUEUE_BYTES', 1024, 1024 * 1024 * 1024],
+  replayWindow: ['LIVE_REPLAY_WINDOW', 1, 1_000_000],
+  streamsPerSession: ['LIVE_STREAMS_PER_SESSION', 1, 100_000],
 };
 
 /** A wrong value stops the boot naming its variable, as loadConfig does. */

@@ -11,6 +11,8 @@ import { compareKeys, HEARTBEAT_FRAME, idFrame, parseLastEventId, retryFrame } f
 interface LiveClient {
   actor: Actor;
   tokenHash: string | undefined;
+  /** The session the stream counts against (its token), for the per-session cap. */
+  session: string;
   response: Response;
   /** replaying: catching up from Last-Event-ID while live messages wait in `buffer`. */
   mode: 'replaying' | 'live' | 'closed';
@@ -56,6 +58,8 @@ const SHUTDOWN_GRACE_MS = 1_000;
 export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('LiveStream');
   private readonly clients = new Set<LiveClient>();
+  /** Each session's open streams, oldest first. */
+  private readonly bySession = new Map<string, LiveClient[]>();
   private heartbeat: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private closing = false;
@@ -86,11 +90,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     const closed = open.map(
       (client) => new Promise<void>((resolve) => client.response.once('close', () => resolve())),
     );
-    for (const client of open) {
-      // Spread the reconnects of many browsers over a few seconds.
-      const retry = this.options.retryMs + Math.floor(Math.random() * 3 * this.options.retryMs);
-      this.end(client, retryFrame(retry));
-    }
+    for (const client of open) this.end(client, this.spreadRetryFrame());
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.all(closed),
@@ -164,6 +164,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     const client: LiveClient = {
       actor,
       tokenHash,
+      session: tokenHash ?? `user:${actor.username.toLowerCase()}`,
       response,
       mode: lastEventId === undefined ? 'live' : 'replaying',
       buffer: [],
@@ -179,6 +180,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     const start = this.tailer.position;
     response.on('close', () => this.remove(client));
     response.on('error', () => this.remove(client));
+    this.capSessionStreams(client);
 
     if (client.mode === 'live') {
       client.upTo = start;
@@ -195,15 +197,17 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
   }
 
   private async replay(client: LiveClient, lastEventId: string, start: Checkpoint | null): Promise<void> {
-    const position = parseLastEventId(lastEventId);
-    let after: Checkpoint | null | undefined =
-      position === '0' ? null : position === undefined ? undefined : await this.log.keyOf(position);
+    const resume = this.resumePoint(lastEventId);
+    let after: Checkpoint | null;
 
-    if (after === undefined) {
-      // Not a position of this log (another database, a garbled header): send everything afresh.
-      if (start) for (const message of await this.log.resync(start)) await this.replayWrite(client, message);
+    if (resume === undefined) {
+      // Older than the recent window, not a position at all, or not of this log: a full refresh
+      // from the read models (shared by every client reconnecting at the same position), never
+      // a replay of the log.
+      if (start) await this.replayFrame(client, await this.log.refresh(client.actor, start), start);
       after = start;
     } else {
+      after = resume.key;
       for (;;) {
         const segment = await this.log.read(after, this.options.batchSize);
         if (isClosed(client)) return;
@@ -240,13 +244,29 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     client.upTo = compareKeys(tailed, end) > 0 ? tailed : end;
   }
 
+  /**
+   * Where a resuming client's replay starts: a position in the tailer's recent window. Anything
+   * else — older than the window, ahead of this process's tailer (rare: another instance served
+   * it a moment ago; the refresh is still complete), garbage — gets a full refresh, found out
+   * without a query.
+   */
+  private resumePoint(lastEventId: string): { key: Checkpoint | null } | undefined {
+    const position = parseLastEventId(lastEventId);
+    return position === undefined ? undefined : this.tailer.recentKey(position);
+  }
+
   /** Replay output waits for a slow client instead of dropping it. */
   private async replayWrite(client: LiveClient, message: LiveMessage): Promise<void> {
     const frame = message.frameFor(client.actor);
     if (!frame) return;
-    const response = client.response;
-    client.lastId = message.key;
     if (message.state) client.replayed.set(message.state.caseId, message.state.version);
+    await this.replayFrame(client, frame, message.key);
+  }
+
+  private async replayFrame(client: LiveClient, frame: Buffer, key: Checkpoint): Promise<void> {
+    if (isClosed(client)) return;
+    const response = client.response;
+    client.lastId = key;
     if (response.write(frame) || client.mode === 'closed') return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -313,7 +333,31 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     client.response.destroy();
   }
 
+  /**
+   * A session keeps at most `streamsPerSession` streams here: a new one ends its oldest, with a
+   * retry hint like the shutdown's, so one stolen or scripted session cannot hold thousands.
+   */
+  private capSessionStreams(client: LiveClient): void {
+    const streams = this.bySession.get(client.session) ?? [];
+    streams.push(client);
+    this.bySession.set(client.session, streams);
+    while (streams.length > this.options.streamsPerSession) {
+      const oldest = streams.shift()!;
+      this.logger.debug(`Closing the oldest stream of ${oldest.actor.username}: too many for one session`);
+      this.end(oldest, this.spreadRetryFrame());
+    }
+  }
+
+  /** Spreads the reconnects of many browsers over a few seconds. */
+  private spreadRetryFrame(): string {
+    return retryFrame(this.options.retryMs + Math.floor(Math.random() * 3 * this.options.retryMs));
+  }
+
   private remove(client: LiveClient): void {
+    const streams = this.bySession.get(client.session);
+    const index = streams?.indexOf(client) ?? -1;
+    if (index >= 0) streams!.splice(index, 1);
+    if (streams?.length === 0) this.bySession.delete(client.session);
     client.mode = 'closed';
     client.buffer = [];
     client.replayed = new Map();

@@ -54,6 +54,12 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelayMs = FIRST_RETRY_MS;
   private lastErrorLog = 0;
+  /**
+   * The recent window: the log key of each of the last `replayWindow` entries this tailer read
+   * (and of where it started), by position, oldest first. Every `id:` a stream sends is one of
+   * them, so a resuming client is found here without a query; "0" stands for an empty log's start.
+   */
+  private readonly recent = new Map<string, Checkpoint | null>();
   private readonly onCommitted = () => this.wake();
 
   constructor(
@@ -84,6 +90,15 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
     return this.listener ? this.listenerBackendPid : undefined;
   }
 
+  /**
+   * The log key of a position in the recent window (null: the start of the log), or undefined
+   * when the position is older than the window, not yet read here, or no position at all.
+   */
+  recentKey(position: string): { key: Checkpoint | null } | undefined {
+    const key = this.recent.get(position);
+    return key === undefined ? undefined : { key };
+  }
+
   subscribe(consumer: TailConsumer): () => void {
     this.consumers.add(consumer);
     return () => this.consumers.delete(consumer);
@@ -91,6 +106,7 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     this.checkpoint = await this.log.end();
+    this.remember(this.checkpoint);
     this.started = true;
     this.emitter.on(EVENTS_COMMITTED, this.onCommitted);
     this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
@@ -168,6 +184,10 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async advance(segment: LogSegment): Promise<void> {
+    for (const event of segment.events)
+      this.remember({ transactionId: event.transactionId, position: event.position });
+    // A restore's segment ends past the events it returns (the rest of its transaction).
+    this.remember(segment.end);
     const consumers = [...this.consumers];
     if (!consumers.some((consumer) => consumer.active())) {
       // Checked and moved in one synchronous step: a client registering later starts after it.
@@ -179,6 +199,13 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped) return;
     this.checkpoint = segment.end;
     for (const consumer of this.consumers) consumer.deliver(messages, segment.end!, build);
+  }
+
+  private remember(key: Checkpoint | null): void {
+    const position = key?.position ?? '0';
+    if (this.recent.has(position)) return;
+    this.recent.set(position, key);
+    while (this.recent.size > this.options.replayWindow) this.recent.delete(this.recent.keys().next().value!);
   }
 
   private async connectListener(): Promise<void> {
