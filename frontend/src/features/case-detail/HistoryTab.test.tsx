@@ -167,7 +167,7 @@ describe('History tab', () => {
       });
       fireEvent.click(screen.getByRole('tab', { name: 'History' }));
       const mark = await screen.findByText('✓ Verified');
-      expect(mark.parentElement?.textContent).toContain('All 16 events sealed and unchanged.');
+      expect(mark.parentElement?.textContent).toContain('16 events sealed and unchanged.');
       expect(server.calls('GET', '/audit/verify')).toHaveLength(1);
     });
 
@@ -194,7 +194,7 @@ describe('History tab', () => {
       fireEvent.click(screen.getByRole('tab', { name: 'History' }));
       const mark = await screen.findByText('✓ Verified');
       expect(mark.parentElement?.textContent).toContain(
-        'All 15 events sealed and unchanged. 1 newest event not sealed yet.',
+        '15 events sealed and unchanged. 1 newest event not sealed yet.',
       );
     });
 

@@ -165,7 +165,7 @@ export const CASE_DETAIL_TEXTS = {
   // The seal check of the history (tamper evidence), for a Manager
   sealChecking: 'Checking the seals...',
   sealVerified: 'Verified',
-  sealIntact: (events: number) => `All ${events} event${events === 1 ? '' : 's'} sealed and unchanged.`,
+  sealIntact: (events: number) => `${events} event${events === 1 ? '' : 's'} sealed and unchanged.`,
   sealPending: (unsealed: number) => `${unsealed} newest event${unsealed === 1 ? '' : 's'} not sealed yet.`,
   sealBroken: 'Tampered',
   sealBrokenAt: (position: string) => `The event at log position ${position} no longer matches its seal.`,
