@@ -84,7 +84,7 @@ export function AccountSettings({ user, onSignedOut }: AccountSettingsProps) {
             />
           </label>
         </div>
-        <p className="hint">{SETTINGS_TEXTS.passwordMinimumHint}</p>
+        <p className="muted small">{SETTINGS_TEXTS.passwordMinimumHint}</p>
         {error ? (
           <p className="form-error" role="alert">
             {error}
