@@ -15,7 +15,9 @@ import { EventStoreModule } from './event-store/event-store.module.js';
 import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LiveModule } from './live/live.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
@@ -50,6 +52,8 @@ export class AppModule {
         AiModule,
         BackupModule,
         AuditModule,
+        MetricsModule,
+        OpenApiModule,
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },

@@ -17,6 +17,10 @@ import { refuseCrossSiteChanges } from './security/cross-site.js';
 import { securityHeaders } from './security/security-headers.js';
 import { SessionGate, type GatedRequest } from './security/session-gate.js';
 import { createRootLogger, PinoLogger } from './logging/logger.js';
+import { httpRequestMetrics } from './metrics/http-metrics.js';
+import { Metrics } from './metrics/metrics.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { OpenApiDocument } from './openapi/openapi-document.service.js';
 import { requestContext } from './logging/request-context.middleware.js';
 
 export interface CreateAppOptions {
@@ -45,6 +49,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   // While draining, answers end their connections (see ProcessLifecycle).
   app.use(app.get(ProcessLifecycle).closeConnectionsWhileDraining);
   app.use(requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })));
+  app.use(httpRequestMetrics(app.get(Metrics), api));
   app.use(securityHeaders({ apiPrefix: api, secureCookies: config.secureCookies }));
   app.use(cookieParser());
   // Nothing of a request is read before its session is known: an anonymous call to a non-public
@@ -64,6 +69,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   );
   app.setGlobalPrefix(api.slice(1));
   app.useGlobalPipes(createValidationPipe());
+  app.get(OpenApiDocument).publish(buildOpenApiDocument(app, api));
   // No enableShutdownHooks(): main.ts owns SIGTERM, to drain before the modules are destroyed.
   serveSpa(app, config.basePath, options.spaDir ?? join(__dirname, '..', '..', 'frontend', 'dist'));
   await app.get(SeedService).seedEmptyStore();

@@ -21,6 +21,7 @@ import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { CurrentActor, Public, type AuthenticatedRequest } from '../common/current-actor.js';
+import { Metrics } from '../metrics/metrics.js';
 import { AttemptLimiter } from '../security/attempt-limiter.js';
 import { DUMMY_HASH_PROMISE, verifyPassword } from '../users/passwords.js';
 import { UsersQueries, withoutSecrets } from '../users/users.queries.js';
@@ -43,6 +44,7 @@ export class AuthController {
     private readonly sessions: SessionsService,
     private readonly limiter: AttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -61,6 +63,7 @@ export class AuthController {
     const key = signInKey(body.username, request);
     const verdict = await this.limiter.consume(key, SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS);
     if (!verdict.allowed) {
+      this.metrics.loginThrottles.inc();
       response.setHeader('Retry-After', String(verdict.retryAfterSeconds));
       throw new HttpException(
         { error: tooManySignInsText(verdict.retryAfterSeconds) },
@@ -69,7 +72,10 @@ export class AuthController {
     }
     const user = await this.users.find(body.username);
     const matches = await verifyPassword(user?.passwordHash ?? (await DUMMY_HASH_PROMISE), body.password);
-    if (!user || !matches) throw new UnauthorizedException({ error: USER_TEXTS.invalidLogin });
+    if (!user || !matches) {
+      this.metrics.loginFailures.inc();
+      throw new UnauthorizedException({ error: USER_TEXTS.invalidLogin });
+    }
     await this.limiter.clear(key);
     const remember = body.rememberMe === true;
     const { token, expiresAt } = await this.sessions.start(user.username, remember);

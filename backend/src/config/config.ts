@@ -25,6 +25,12 @@ export interface AppConfig {
   /** A session without Remember Me ends after this long unused (SESSION_IDLE_MINUTES). */
   sessionIdleMinutes: number;
   ai: { apiKey: string | undefined; model: string; endpoint: string };
+  metrics: {
+    /** GET /api/metrics answers only with this bearer token (METRICS_TOKEN); unset → 404. */
+    token: string | undefined;
+    /** Where a worker process serves GET /metrics (METRICS_PORT); unset → nowhere. */
+    port: number | undefined;
+  };
   shutdown: {
     /** After SIGTERM, how long the listener stays open answering readiness 503 (SHUTDOWN_DELAY_MS). */
     delayMs: number;
@@ -100,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: env.AI_MODEL?.trim() || 'gemini-2.5-flash',
       endpoint: checkedUrl('AI_ENDPOINT', env.AI_ENDPOINT, 'https://generativelanguage.googleapis.com', fail),
     },
+    metrics: metricsSettings(env, fail),
     shutdown: {
       delayMs: milliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, fail),
       timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, fail),
@@ -153,6 +160,23 @@ function wholeNumber(
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(number) || number < min)
     fail(name, `must be a whole number of at least ${min}, got "${raw}"`);
   return number;
+}
+
+/** Shorter tokens could be guessed by a scraper-shaped client trying many. */
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsSettings(
+  env: NodeJS.ProcessEnv,
+  fail: (name: string, why: string) => never,
+): AppConfig['metrics'] {
+  const token = env.METRICS_TOKEN?.trim() || undefined;
+  if (token && (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token)))
+    fail('METRICS_TOKEN', `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces`);
+  const raw = env.METRICS_PORT?.trim();
+  const port = raw ? Number(raw) : undefined;
+  if (raw && (!/^\d+$/.test(raw) || port! < 1 || port! > 65535))
+    fail('METRICS_PORT', `must be a port number from 1 to 65535, got "${raw}"`);
+  return { token, port };
 }
 
 /**

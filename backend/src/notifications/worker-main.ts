@@ -10,7 +10,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
 import { runMigrations } from '../database/migrations.js';
 import { EventStoreModule } from '../event-store/event-store.module.js';
-import { onTerminationSignal } from '../health/shutdown.js';
+import { closeServer, onTerminationSignal } from '../health/shutdown.js';
+import { Metrics } from '../metrics/metrics.js';
+import { serveMetrics } from '../metrics/metrics-server.js';
+import { MetricsCoreModule } from '../metrics/metrics.module.js';
 import { NotificationsCoreModule } from './notifications.module.js';
 
 @Module({})
@@ -28,6 +31,7 @@ export class NotificationsWorkerModule {
           extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
         }),
         EventStoreModule,
+        MetricsCoreModule,
         NotificationsCoreModule,
       ],
       providers: [{ provide: APP_CONFIG, useValue: config }],
@@ -62,7 +66,11 @@ export async function runWorkerProcess(config: AppConfig): Promise<void> {
     );
   const logger = new Logger('AlignerFlow');
   const context = await createWorker({ config, databaseUrl: config.databaseUrl });
-  logger.log('AlignerFlow notification worker is running.');
+  const { port, token } = config.metrics;
+  const metricsServer = port ? await serveMetrics(context.get(Metrics), { port, token }) : undefined;
+  logger.log(
+    `AlignerFlow notification worker is running${port ? `; metrics on port ${port} at /metrics` : ''}.`,
+  );
   // Closing the context stops the dispatcher first (ending its session releases the leader's
   // advisory lock, so another process takes over), then the queue: BullMQ takes no new job and
   // waits for the running ones; a job still running when the bound passes keeps its lock, which
@@ -70,6 +78,9 @@ export async function runWorkerProcess(config: AppConfig): Promise<void> {
   onTerminationSignal({
     logger,
     timeoutMs: config.shutdown.timeoutMs,
-    shutdown: () => context.close(),
+    shutdown: async () => {
+      if (metricsServer) await closeServer(metricsServer);
+      await context.close();
+    },
   });
 }

@@ -62,6 +62,11 @@ export class BullMqDriver implements NotificationQueue {
     await withTimeout(adding, 3000, 'Adding jobs to Redis');
   }
 
+  depth(): Promise<number> {
+    const counting = this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized');
+    return withTimeout(counting, 1000, 'Redis');
+  }
+
   process(handler: JobHandler, options: { concurrency: number }): void {
     if (this.worker) throw new Error('This queue already has a worker.');
     this.worker = new Worker<NotificationJob>(

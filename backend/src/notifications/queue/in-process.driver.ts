@@ -49,6 +49,10 @@ export class InProcessDriver implements NotificationQueue {
     this.pump();
   }
 
+  async depth(): Promise<number> {
+    return this.ready.length + this.timers.size;
+  }
+
   /** The state of a job this queue knows; for tests and diagnostics. */
   stateOf(jobId: string): JobState | undefined {
     return this.states.get(jobId);

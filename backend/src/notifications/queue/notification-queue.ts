@@ -65,6 +65,8 @@ export interface NotificationQueue {
   enqueue(jobs: NotificationJob[]): Promise<void>;
   /** Starts running jobs with `handler`, at most `concurrency` at a time in this process. */
   process(handler: JobHandler, options: { concurrency: number }): void;
+  /** Jobs waiting to run or to be retried (for the queue-depth metric). */
+  depth(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { NotificationStore, type DeviceOutcome } from '../notification-store.js';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { Metrics } from '../../metrics/metrics.js';
+import { NotificationStore, type DeliveryStatus, type DeviceOutcome } from '../notification-store.js';
 import { PermanentJobError, type JobContext, type NotificationJob } from '../queue/notification-queue.js';
 import { DeliveryError, type ChannelWorker, type Device } from './channel-worker.js';
 import { FcmWorker } from './fcm.worker.js';
@@ -21,12 +22,24 @@ export class NotificationWorker {
     private readonly store: NotificationStore,
     webPush: WebPushWorker,
     fcm: FcmWorker,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.channels = { webpush: webPush, fcm };
   }
 
   /** The queue's handler; bound, so it can be passed around. */
   readonly handle = async (job: NotificationJob, context: JobContext): Promise<void> => {
+    const finish = async (
+      status: DeliveryStatus,
+      note: string | null,
+      unmarked: Record<string, DeviceOutcome>,
+    ) => {
+      await this.store.finish(job.id, status, note, unmarked);
+      this.metrics?.notifications.inc({
+        channel: job.channel,
+        outcome: status === 'queued' ? 'retry' : status,
+      });
+    };
     const previous = await this.store.beginAttempt(job, context.attempt);
     if (previous.status === 'delivered' || previous.status === 'removed') return; // done before: never twice
 
@@ -64,12 +77,12 @@ export class NotificationWorker {
       const message = errors[0].message;
       const final = context.attempt >= context.maxAttempts || errors.every((error) => error.permanent);
       if (!final) {
-        await this.store.finish(job.id, 'queued', message, unmarked);
+        await finish('queued', message, unmarked);
         throw new Error(message);
       }
       this.logger.warn(`${job.id}: gave up on a device after ${context.attempt} attempt(s): ${message}`);
       // Failed means the person got it nowhere; if another device has it, it is delivered (with the error noted).
-      await this.store.finish(job.id, delivered ? 'delivered' : 'failed', message, unmarked);
+      await finish(delivered ? 'delivered' : 'failed', message, unmarked);
       if (delivered) return;
       throw new PermanentJobError(message);
     }
@@ -78,7 +91,7 @@ export class NotificationWorker {
       : devices.length === 0
         ? `${job.username} has no ${job.channel === 'fcm' ? 'FCM token' : 'push subscription'}.`
         : 'The push service no longer knows the device.';
-    await this.store.finish(job.id, delivered ? 'delivered' : 'removed', note, unmarked);
+    await finish(delivered ? 'delivered' : 'removed', note, unmarked);
   };
 }
 

@@ -1,0 +1,26 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { GatedRequest } from '../security/session-gate.js';
+import type { Metrics } from './metrics.js';
+
+/**
+ * Times every HTTP answer, labelled by the route pattern the session gate matched (e.g.
+ * /api/cases/:id), never by the raw URL: ids would make a series per case. API paths that name no
+ * endpoint share one label, and so does everything outside the API (the app and its assets).
+ */
+export function httpRequestMetrics(metrics: Metrics, apiPrefix: string): RequestHandler {
+  const api = new RegExp(`^${apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|$)`, 'i');
+  return (request: Request, response: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    response.once('finish', () => {
+      const route = api.test(request.path)
+        ? ((request as GatedRequest).gatedRoute?.path ?? `${apiPrefix}/(unmatched)`)
+        : '(app)';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.httpRequestDuration.observe(
+        { method: request.method, route, status: String(response.statusCode) },
+        seconds,
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,108 @@
+import { HTTP_SECURITY_TEXTS, USER_TEXTS } from '@alignerflow/domain';
+
+/** An error answer a route may give, as api.md documents it. */
+export interface DocumentedError {
+  status: number;
+  description: string;
+}
+
+const CHANGE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * api.md's error answers per route, beyond the ones every route of its kind has (see
+ * errorsOf). Keys are `METHOD path` (under the API prefix) with OpenAPI path templates, or a path
+ * prefix ending in `*`.
+ */
+const SPECIFIC: Record<string, DocumentedError[]> = {
+  'post /auth/login': [
+    { status: 401, description: USER_TEXTS.invalidLogin },
+    { status: 429, description: 'Too many sign-in attempts. Try again in {n} minute(s). (with Retry-After)' },
+  ],
+  'get /users': [{ status: 403, description: 'Doctors may not list users.' }],
+  'post /users': [
+    { status: 403, description: 'Managers only.' },
+    { status: 409, description: 'Username "{name}" is already taken.' },
+  ],
+  'put /users/{username}': [{ status: 403, description: 'A Manager, or the user for their own fields.' }],
+  'delete /users/{username}': [{ status: 403, description: 'Managers only.' }],
+  'post /users/{username}/sessions/end': [{ status: 403, description: 'Managers only.' }],
+  'get /dashboard': [{ status: 403, description: 'The Lab Dashboard is for lab staff.' }],
+  'get /work-queue': [{ status: 403, description: 'Doctors have no work queue.' }],
+  'post /cases': [{ status: 403, description: 'This role may not create cases.' }],
+  'post /cases/{id}/*': [
+    { status: 403, description: 'This role may not do this at the current stage.' },
+    { status: 409, description: 'A workflow rule forbids it now, or the case was changed by someone else.' },
+  ],
+  'put /cases/{id}*': [
+    { status: 403, description: 'This role may not do this.' },
+    { status: 409, description: 'A workflow rule forbids it now, or the case was changed by someone else.' },
+  ],
+  'delete /cases/{id}': [{ status: 403, description: 'Managers only.' }],
+  'post /scan': [
+    { status: 404, description: 'Invalid QR Code' },
+    { status: 409, description: 'Stage N is already started or completed.' },
+  ],
+  'get /backup': [{ status: 403, description: 'Managers only.' }],
+  'post /restore': [{ status: 403, description: 'Managers only.' }],
+  'get /events/export': [{ status: 403, description: 'Managers only.' }],
+  'get /audit/verify': [{ status: 403, description: 'Managers only.' }],
+  'post /admin/*': [{ status: 403, description: 'Managers only.' }],
+  'post /push/test': [{ status: 403, description: 'Managers only.' }],
+  'post /push/send/{username}': [{ status: 403, description: 'Managers only.' }],
+  'post /fcm/send/{username}': [{ status: 403, description: 'Managers only.' }],
+  'get /notifications/deliveries': [{ status: 403, description: 'Managers only.' }],
+  'post /upload': [{ status: 413, description: 'The upload is larger than its kind allows.' }],
+  'post /ai/analyze-photo': [
+    { status: 429, description: 'Too many analyses this hour (with Retry-After).' },
+    { status: 502, description: 'Failed to analyze image due to an API error.' },
+    { status: 503, description: 'AI photo analysis is not configured.' },
+  ],
+  'get /metrics': [
+    { status: 401, description: 'A valid metrics token is required.' },
+    { status: 404, description: 'METRICS_TOKEN is not set.' },
+  ],
+  'get /health*': [{ status: 503, description: 'A dependency is down, or the process is draining.' }],
+};
+
+function matches(key: string, method: string, path: string): boolean {
+  const [keyMethod, keyPath] = key.split(' ');
+  if (keyMethod !== method) return false;
+  return keyPath.endsWith('*') ? path.startsWith(keyPath.slice(0, -1)) : keyPath === path;
+}
+
+/**
+ * Every error answer of a route: 401 unless it is public, 400 for a body that fails validation,
+ * 403 and 415 for a cookie-authenticated change from another origin or without a JSON body, 413
+ * for a body over the limit, 404 for an unknown id, then the route's own ones from api.md.
+ */
+export function errorsOf(
+  method: string,
+  path: string,
+  route: { isPublic: boolean; hasBody: boolean },
+): DocumentedError[] {
+  const errors = new Map<number, string[]>();
+  const add = ({ status, description }: DocumentedError) =>
+    errors.set(status, [...(errors.get(status) ?? []), description]);
+  if (!route.isPublic) add({ status: 401, description: HTTP_SECURITY_TEXTS.notSignedIn });
+  if (route.hasBody) {
+    add({
+      status: 400,
+      description: 'Invalid input: `error` names the first problem, `details` lists them all.',
+    });
+    add({ status: 413, description: 'The body is larger than this endpoint accepts.' });
+  }
+  if (CHANGE_METHODS.has(method) && !route.isPublic) {
+    add({ status: 403, description: HTTP_SECURITY_TEXTS.crossSite });
+    add({
+      status: 415,
+      description: path.endsWith('/upload')
+        ? HTTP_SECURITY_TEXTS.multipartOnly
+        : HTTP_SECURITY_TEXTS.jsonOnly,
+    });
+  }
+  if (/\{(id|username)\}/.test(path))
+    add({ status: 404, description: 'Unknown id, or not visible to the caller.' });
+  for (const [key, documented] of Object.entries(SPECIFIC))
+    if (matches(key, method, path)) documented.forEach(add);
+  return [...errors].map(([status, descriptions]) => ({ status, description: descriptions.join(' / ') }));
+}
