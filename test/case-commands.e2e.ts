@@ -1045,7 +1045,8 @@ describe('case commands over HTTP', () => {
 
     it('only adds a note when another technician holds the stage', async () => {
       expect(
-        (await admin.post('/users', { username: 'tech2', password: 'demo', role: 'Technician' })).status,
+        (await admin.post('/users', { username: 'tech2', password: 'tech2-password', role: 'Technician' }))
+          .status,
       ).toBe(201);
       const theCase = await caseAt('Model Printing');
       await admin.put(`/cases/${theCase.id}/stages/Model%20Printing/assignee`, { assignee: 'tech2' });
