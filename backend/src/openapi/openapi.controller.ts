@@ -18,7 +18,7 @@ const ASSETS: Record<string, string> = {
 /**
  * The docs page runs no inline script (its start-up is docs/docs.js), so it keeps a strict policy
  * of its own: our scripts and styles only, the document fetched from here, images swagger-ui draws
- * as data: URLs. swagger-ui sets style attributes, hence 'unsafe-inline' for styles alone.
+ * as data: URLs. swagger-ui adds a <style> element of its own, hence 'unsafe-inline' for styles alone.
  */
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

@@ -1,0 +1,58 @@
+/**
+ * GET /api/docs under its own Content-Security-Policy: swagger-ui loads from this server, reads
+ * /api/openapi.json and lists the operations, and the browser reports no violation.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { launchBrowser, newPage } from './support/browser';
+
+let lab: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  lab = await startTestApp();
+  browser = await launchBrowser([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+});
+
+async function watchViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation;
+      void report(
+        `${event.violatedDirective} blocked ${event.blockedURI} (${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+it('shows the API operations with nothing loaded from elsewhere and no CSP violation', async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    const violations = await watchViolations(page);
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(lab.baseUrl) && !request.url().startsWith('data:'))
+        outside.push(request.url());
+    });
+    await page.goto(`${lab.apiUrl}/docs`);
+    await page.getByText('AlignerFlow API').first().waitFor();
+    // The operations of the document, fetched from /api/openapi.json, render.
+    await page.getByText('/api/cases/{id}/notes').first().waitFor();
+    await page.waitForTimeout(300);
+    expect(violations).toEqual([]);
+    expect(outside).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
