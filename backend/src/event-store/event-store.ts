@@ -64,23 +64,34 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
-/** What else `append` does in its one statement. */
-export interface AppendOptions {
+/** One stream's part of an appendStreams statement. */
+export interface StreamAppend {
+  streamId: string;
+  /** The stream version the events were decided on (0: the stream must not exist yet). */
+  expectedVersion: number;
+  events: NewEvent[];
+  metadata: EventMetadata;
   /** When the events happened (ISO 8601); by default the transaction's start, now(). */
   recordedAt?: string;
   /**
-   * A write that commits with the events, in the same statement; it must do nothing unless the
-   * events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}).
+   * A write that commits with the events, in the same statement; it must do nothing unless this
+   * stream's events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}).
    */
   alongside?: (sql: AlongsideSql) => string;
-  /**
-   * 'caller': the events_appended trigger stays quiet for this statement, because the caller wakes
-   * the listeners itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL serialise
-   * commits on one cluster-wide lock held through the WAL flush: one per command caps the whole
-   * server at a few hundred commits per second.
-   */
-  wakeListeners?: 'trigger' | 'caller';
 }
+
+/**
+ * Who wakes the LISTENers of events_appended. 'caller': the trigger stays quiet for this statement,
+ * because the caller wakes them itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL
+ * serialise commits on one cluster-wide lock held through the WAL flush: one per command caps the
+ * whole server at a few hundred commits per second.
+ */
+export type WakeListeners = 'trigger' | 'caller';
+
+/** What else `append` does in its one statement. */
+export type AppendOptions = Pick<StreamAppend, 'recordedAt' | 'alongside'> & {
+  wakeListeners?: WakeListeners;
+};
 
 export interface AlongsideSql {
   /** Binds a value and answers its placeholder ($n). */
@@ -101,7 +112,10 @@ export const EVENTS_APPENDED_CHANNEL = 'events_appended';
  */
 const MAX_DOCUMENT_STORED_BYTES = 32 * 1024 * 1024;
 
-/** Events per append: 4 parameters each keeps a statement far below PostgreSQL's 65 535. */
+/**
+ * Events per appendStreams statement: 4 parameters each, with a stream's own 4 and a case_view row's
+ * dozen, keeps a statement far below PostgreSQL's 65 535.
+ */
 const CHUNK_ROWS = 1000;
 /** appendMany's chunks: events, and characters of JSON (a few MB per statement). */
 const APPEND_MANY_ROWS = 10_000;
@@ -151,58 +165,96 @@ export class EventStore {
     events: NewEvent[],
     metadata: EventMetadata,
     queryRunner?: QueryRunner,
-    options: AppendOptions = {},
+    { wakeListeners, ...options }: AppendOptions = {},
   ): Promise<RecordedEvent[]> {
-    assertVersion(expectedVersion);
-    if (events.length === 0 || events.length > CHUNK_ROWS) {
-      throw new RangeError(`append takes 1 to ${CHUNK_ROWS} events, got ${events.length}`);
-    }
-    const params: unknown[] = [
-      streamId,
-      expectedVersion,
-      JSON.stringify(metadata),
-      options.recordedAt ?? null,
-    ];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const rows = events.map(
-      (event, index) =>
-        `(${param(expectedVersion + index + 1)}::int, ${param(event.type)}::text, ` +
-        `${param(this.schemaVersion(event))}::int, ${param(toJson(event.data))}::jsonb)`,
+    const [result] = await this.appendStreams(
+      [{ streamId, expectedVersion, events, metadata, ...options }],
+      queryRunner,
+      wakeListeners,
     );
-    // One statement, hence atomic without a transaction of our own. The version check and the
-    // unique (stream_id, stream_version) key together reject every stale writer: one that is
-    // behind inserts nothing here; one racing a concurrent append collides on the key.
-    // The events come first in the statement, so it locks `events` before any table of
-    // `alongside`, in the order a projection rebuild's swap locks them.
-    const quiet = options.wakeListeners === 'caller';
-    const alongside = options.alongside?.({
-      param,
-      lastPosition: '(SELECT max(global_position) FROM appended)',
-      appended: 'EXISTS (SELECT FROM appended)',
-    });
+    if (!(result instanceof WrongExpectedVersionError)) return result;
+    const actual = await this.streamVersions([streamId], queryRunner);
+    throw new WrongExpectedVersionError(streamId, expectedVersion, actual.get(streamId) ?? 0);
+  }
+
+  /**
+   * Appends to several streams in one statement (hence atomic without a transaction of our own),
+   * each with its own version check and its own answer: its events, or a WrongExpectedVersionError
+   * that writes nothing of it and leaves the other streams' appends alone.
+   *
+   * A stream's first event is checked twice: against the stream's version as the statement sees
+   * it, and by the unique (stream_id, stream_version) key against a writer racing it, whose
+   * commit makes ours insert nothing (ON CONFLICT DO NOTHING: the statement goes on for the other
+   * streams). Its further events are inserted only if its first was: once our version n+1 is in,
+   * no one else can hold n+2. Rows go in stream order, so two such statements never wait on each
+   * other in a cycle. The events come first in the statement, so it locks `events` before any
+   * table of `alongside`, in the order a projection rebuild's swap locks them.
+   */
+  async appendStreams(
+    appends: StreamAppend[],
+    queryRunner?: QueryRunner,
+    wakeListeners: WakeListeners = 'trigger',
+  ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
+    const total = appends.reduce((sum, { events }) => sum + events.length, 0);
+    if (appends.some(({ events }) => events.length === 0) || total > CHUNK_ROWS) {
+      throw new RangeError(`append takes 1 to ${CHUNK_ROWS} events per stream and in all, got ${total}`);
+    }
+    // Two appends to one stream would both claim the same versions.
+    if (new Set(appends.map(({ streamId }) => streamId)).size < appends.length) {
+      throw new Error('appendStreams: a stream appears more than once');
+    }
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const rows: string[] = [];
+    const alongside: string[] = [];
+    for (const { streamId, expectedVersion, events, metadata, recordedAt, alongside: write } of appends) {
+      assertVersion(expectedVersion);
+      const [stream, expected] = [`${param(streamId)}::text`, `${param(expectedVersion)}::int`];
+      const shared = `${param(JSON.stringify(metadata))}::jsonb, ${param(recordedAt ?? null)}::timestamptz`;
+      events.forEach((event, index) =>
+        rows.push(
+          `(${stream}, ${expected}, ${param(expectedVersion + index + 1)}::int, ${param(event.type)}::text, ` +
+            `${param(this.schemaVersion(event))}::int, ${param(toJson(event.data))}::jsonb, ${shared})`,
+        ),
+      );
+      const mine = `FROM appended WHERE stream_id = ${stream}`;
+      const sql = write?.({
+        param,
+        lastPosition: `(SELECT max(global_position) ${mine})`,
+        appended: `EXISTS (SELECT ${mine})`,
+      });
+      if (sql) alongside.push(`, alongside${alongside.length} AS (${sql})`);
+    }
+    const quiet = wakeListeners === 'caller';
+    const insert = `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+      SELECT stream_id, version, type, schema_version, data, metadata, coalesce(recorded_at, now())`;
     const sql = `
       WITH ${quiet ? `quiet AS (SELECT set_config('${QUIET_SETTING}', 'on', true)),` : ''}
-      appended AS (
-        INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-        SELECT $1::text, v.version, v.type, v.schema_version, v.data, $3::jsonb, coalesce($4::timestamptz, now())
-          FROM (VALUES ${rows.join(', ')}) AS v (version, type, schema_version, data)${quiet ? ', quiet' : ''}
-         WHERE (SELECT coalesce(max(stream_version), 0) FROM events WHERE stream_id = $1::text) = $2::int
-        RETURNING *
-      )${alongside ? `, alongside AS (${alongside})` : ''}
-      SELECT ${COLUMNS} FROM appended`;
-
-    let inserted: EventRow[];
-    try {
-      inserted = await (queryRunner ?? this.dataSource).query(sql, params);
-    } catch (err) {
-      if (isStreamVersionConflict(err)) throw new WrongExpectedVersionError(streamId, expectedVersion);
-      throw err;
+      input (stream_id, expected, version, type, schema_version, data, metadata, recorded_at) AS (
+        VALUES ${rows.join(', ')}),
+      firsts AS (${insert} FROM input${quiet ? ', quiet' : ''}
+         WHERE version = expected + 1
+           AND (SELECT coalesce(max(stream_version), 0) FROM events e WHERE e.stream_id = input.stream_id) = expected
+         ORDER BY stream_id
+        ON CONFLICT ON CONSTRAINT ${STREAM_VERSION_KEY} DO NOTHING
+        RETURNING *),
+      rest AS (${insert} FROM input
+         WHERE version > expected + 1 AND stream_id IN (SELECT stream_id FROM firsts)
+         ORDER BY stream_id, version
+        RETURNING *),
+      appended AS (SELECT * FROM firsts UNION ALL SELECT * FROM rest)${alongside.join('')}
+      SELECT ${COLUMNS} FROM appended ORDER BY stream_id, stream_version`;
+    const inserted: EventRow[] = await (queryRunner ?? this.dataSource).query(sql, params);
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const row of inserted) {
+      const events = byStream.get(row.stream_id);
+      if (events) events.push(this.toRecordedEvent(row));
+      else byStream.set(row.stream_id, [this.toRecordedEvent(row)]);
     }
-    if (inserted.length === 0) {
-      const actual = await this.streamVersions([streamId], queryRunner);
-      throw new WrongExpectedVersionError(streamId, expectedVersion, actual.get(streamId) ?? 0);
-    }
-    return inserted.map((row) => this.toRecordedEvent(row)).sort((a, b) => a.version - b.version);
+    return appends.map(
+      ({ streamId, expectedVersion }) =>
+        byStream.get(streamId) ?? new WrongExpectedVersionError(streamId, expectedVersion),
+    );
   }
 
   async readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {

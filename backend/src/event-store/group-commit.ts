@@ -1,0 +1,92 @@
+import {
+  WrongExpectedVersionError,
+  type EventStore,
+  type RecordedEvent,
+  type StreamAppend,
+} from './event-store.js';
+
+/** Events per flush at most: EventStore.appendStreams takes this many in one statement. */
+const MAX_EVENTS_PER_FLUSH = 1000;
+
+interface Waiting {
+  append: StreamAppend;
+  resolve: (events: RecordedEvent[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: appends that arrive while a flush is in flight wait for it to return, then go out
+ * together, whatever their streams, in one statement (EventStore.appendStreams) and so one commit
+ * and one WAL flush. Each keeps its own version check and its own answer: its events, or its own
+ * WrongExpectedVersionError. There is no timer: the next flush starts as soon as the previous one
+ * returns, so a lone append waits for nothing. An append resolves after its commit, so with
+ * synchronous_commit on its events are on disk. One stream at most once per flush (the caller's
+ * concern: its appends to one stream come one after another).
+ */
+export class GroupCommit {
+  private readonly queue: Waiting[] = [];
+  private flushing = false;
+
+  /** `committed` hears each flush's appended events, before any of their appends' callers resume. */
+  constructor(
+    private readonly store: EventStore,
+    private readonly committed: (events: RecordedEvent[]) => void,
+  ) {}
+
+  append(append: StreamAppend): Promise<RecordedEvent[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ append, resolve, reject });
+      if (!this.flushing) void this.flushAll();
+    });
+  }
+
+  private async flushAll(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length) await this.flush(this.take());
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** The next flush: the waiting appends in arrival order, up to MAX_EVENTS_PER_FLUSH events. */
+  private take(): Waiting[] {
+    let [count, events] = [0, 0];
+    for (const { append } of this.queue) {
+      events += append.events.length;
+      if (count > 0 && events > MAX_EVENTS_PER_FLUSH) break;
+      count++;
+    }
+    return this.queue.splice(0, count);
+  }
+
+  /** One statement for `batch` (batch.length: this flush's batch size). */
+  private async flush(batch: Waiting[]): Promise<void> {
+    let results: (RecordedEvent[] | WrongExpectedVersionError)[];
+    try {
+      results = await this.store.appendStreams(
+        batch.map(({ append }) => append),
+        undefined,
+        'caller',
+      );
+    } catch (error) {
+      // Nothing of the batch was written: one append's failure must not be the others' answer.
+      if (batch.length === 1) batch[0].reject(error);
+      else for (const one of batch) await this.flush([one]);
+      return;
+    }
+    // Settled first: their callers resume only after this synchronous code, committed's included.
+    results.forEach((result, index) =>
+      result instanceof WrongExpectedVersionError
+        ? batch[index].reject(result)
+        : batch[index].resolve(result),
+    );
+    const events = results.flatMap((result) => (result instanceof WrongExpectedVersionError ? [] : result));
+    try {
+      if (events.length) this.committed(events);
+    } catch (error) {
+      // The appends are committed and answered whatever a listener does: its failure is its own.
+      process.emitWarning(error as Error);
+    }
+  }
+}
