@@ -281,7 +281,7 @@ describe('case reads over HTTP', () => {
     it('answers the history of a seeded case', async () => {
       const history = await admin.get('/cases/CA-2024-077/history');
       expect(history.status).toBe(200);
-      expect(history.body[0]).toMatchObject({ version: 1, type: 'CaseImported' });
+      expect(history.body[0]).toMatchObject({ version: 1, type: 'CaseCreated' });
     });
 
     it("answers 404 for another doctor's case and an unknown one", async () => {

@@ -1,13 +1,9 @@
 import {
   addDays,
   CASE_STATUSES,
-  CASE_TEXTS,
-  DEFAULT_ASSIGNEE,
-  DEFAULT_STAGE_WEAR_DAYS,
-  statusIndex,
-  type Case,
+  STATUS_LABELS,
+  type CaseCommand,
   type CaseStatus,
-  type Priority,
   type Role,
 } from '@alignerflow/domain';
 
@@ -21,7 +17,28 @@ export const DEMO_USERS: { username: string; role: Role }[] = [
 ];
 export const DEMO_PASSWORD = 'demo';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * One thing a demo user did to a sample case: the command as the API would send it, by whom,
+ * and when. ApproveCase names its doctor by username; the seed looks the user up as the
+ * approve handler does.
+ */
+export interface SampleStep {
+  caseId: string;
+  username: string;
+  at: string;
+  command: SampleCommand;
+}
+export type SampleCommand =
+  Exclude<CaseCommand, { type: 'ApproveCase' }> | { type: 'ApproveCase'; doctorUsername: string };
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+const LEE = { name: 'Dr. Sarah Lee', username: 'dr.lee' };
+const PATEL = { name: 'Dr. Raj Patel', username: 'dr.patel' };
+const PLAN = 'Mild crowding on the lower arch; close the upper midline gap.';
+const simulation = (id: string, draft = '') =>
+  `https://example.com/simulations/${id.toLowerCase()}${draft}.mp4`;
 
 interface SampleSpec {
   id: string;
@@ -29,155 +46,209 @@ interface SampleSpec {
   doctor: { name: string; username: string };
   clinicName: string;
   status: CaseStatus;
-  priority: Priority;
+  priority: 'Normal' | 'High';
   price: number;
   sheets: [number, number];
   dueInDays: number;
-  technician?: string;
-  simulationVideoUrl?: string;
-  stagesDone?: number;
+  /** Who filled in the New Case wizard: a Representative, or the doctor on their own dashboard. */
+  createdBy: string;
+  /** Days before now at which the current status was entered (steps go back 2 days each from it). */
+  enteredDaysAgo: number;
 }
 
-const LEE = { name: 'Dr. Sarah Lee', username: 'dr.lee' };
-const PATEL = { name: 'Dr. Raj Patel', username: 'dr.patel' };
-
+/** The five sample cases of spec section 3, each in the status its story ends in. */
 const SAMPLES: SampleSpec[] = [
   {
     id: 'CA-2024-001',
     patientName: 'Emma Thompson',
     doctor: LEE,
     clinicName: 'Bright Smiles Dental',
-    status: 'Digital Planning',
+    status: STATUS_LABELS.DigitalPlanning,
     priority: 'High',
     price: 1250,
     sheets: [18, 16],
     dueInDays: 10,
+    createdBy: 'rep',
+    enteredDaysAgo: 2,
   },
   {
     id: 'CA-2024-002',
     patientName: 'James Carter',
     doctor: PATEL,
     clinicName: 'Downtown Orthodontics',
-    status: 'Pending Approval',
+    status: STATUS_LABELS.PendingApproval,
     priority: 'Normal',
     price: 1100,
     sheets: [14, 14],
     dueInDays: 14,
+    createdBy: 'dr.patel',
+    enteredDaysAgo: 1,
   },
   {
     id: 'CA-2024-003',
     patientName: 'Olivia Martinez',
     doctor: LEE,
     clinicName: 'Bright Smiles Dental',
-    status: 'Doctor Approval',
+    status: STATUS_LABELS.DoctorApproval,
     priority: 'Normal',
     price: 1400,
     sheets: [20, 18],
     dueInDays: 7,
-    simulationVideoUrl: 'https://example.com/simulations/ca-2024-003.mp4',
+    createdBy: 'rep',
+    enteredDaysAgo: 2,
   },
   {
     id: 'CA-2024-004',
     patientName: 'Liam Nguyen',
     doctor: PATEL,
     clinicName: 'Downtown Orthodontics',
-    status: 'Thermoforming',
+    status: STATUS_LABELS.Thermoforming,
     priority: 'High',
     price: 1300,
     sheets: [16, 15],
     dueInDays: -1,
-    technician: 'tech',
+    createdBy: 'rep',
+    enteredDaysAgo: 2,
   },
   {
+    // Completed early enough that the patient is on the fourth of 20 stages, 15 days each.
     id: 'CA-2024-077',
     patientName: 'Sophia Brown',
     doctor: LEE,
     clinicName: 'Bright Smiles Dental',
-    status: 'Completed',
+    status: STATUS_LABELS.Completed,
     priority: 'Normal',
     price: 1500,
     sheets: [20, 20],
     dueInDays: -20,
-    stagesDone: 3,
+    createdBy: 'rep',
+    enteredDaysAgo: 52,
   },
 ];
 
+/** Days before today at which the 15-day aligner stages of CA-2024-077 began (stage 1 first). */
+const STAGE_STARTS_DAYS_AGO = [50, 35, 20, 5];
+
 /**
- * The sample cases of spec section 3: steps before the current status are completed, with dates
- * two days apart going back from now. Seeded as events in demo mode only.
+ * The story's days are counted back from today at this hour (UTC), so the lab's work falls in
+ * the working hours of Europe and the Americas rather than at whatever hour the demo first started.
+ * No step is later than yesterday evening, so the whole story is in the past at any hour of today.
  */
-export function sampleCases(now = new Date()): Omit<Case, 'version'>[] {
-  const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY_MS).toISOString();
-  return SAMPLES.map((sample) => {
-    const current = statusIndex(sample.status);
-    const done = sample.status === 'Completed' ? CASE_STATUSES.length : current;
-    const stageCount = sample.status === 'Completed' ? Math.max(...sample.sheets) : 0;
-    const stagesDone = sample.stagesDone ?? 0;
-    const wearStart = (stage: number) => at((stagesDone - stage + 1) * DEFAULT_STAGE_WEAR_DAYS + 5);
-    const createdDaysAgo = 2 * done + 1;
-    return {
-      id: sample.id,
+const STORY_HOUR_UTC = 13;
+
+/**
+ * What happened to each sample case, oldest first across all of them: created, approved by the
+ * admin with a doctor, worked stage by stage by the role that owns each stage, approved by the
+ * doctor, noted, QR-scanned and staged. Each status before the current one was left 2 days after
+ * it was entered, going back from the current one (spec section 3); the approval completes
+ * Pending Approval and Scan Received together, as it does in the product.
+ */
+export function sampleStory(now = new Date()): SampleStep[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), STORY_HOUR_UTC);
+  const steps = SAMPLES.flatMap((sample) => caseStory(sample, now, today));
+  // Stable: one case's steps keep their order when another case's step has the same time.
+  return steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
+function caseStory(sample: SampleSpec, now: Date, today: number): SampleStep[] {
+  const steps: SampleStep[] = [];
+  let lastAt = -Infinity;
+  /** `daysAgo` days before today, plus `hours`: the steps of a day in the order they happened. */
+  const add = (daysAgo: number, username: string, command: SampleCommand, hours = 0) => {
+    const at = today - daysAgo * DAY_MS + hours * HOUR_MS;
+    if (at <= lastAt || at >= now.getTime()) throw new Error(`${sample.id}: steps out of order`);
+    lastAt = at;
+    steps.push({ caseId: sample.id, username, at: new Date(at).toISOString(), command });
+  };
+  const order = CASE_STATUSES;
+  const current = order.indexOf(sample.status);
+  /** When the case entered status `index`: the current one `enteredDaysAgo`, each earlier 2 days before. */
+  const entered = (index: number) => sample.enteredDaysAgo + 2 * (current - index);
+  const reached = (status: CaseStatus) => current >= order.indexOf(status);
+  const doctor = sample.doctor.username;
+
+  add(current === 0 ? sample.enteredDaysAgo : entered(1) + 1, sample.createdBy, {
+    type: 'CreateCase',
+    caseId: sample.id,
+    input: {
       patientName: sample.patientName,
       doctorName: sample.doctor.name,
       clinicName: sample.clinicName,
-      assignedDoctorUsername: sample.doctor.username,
-      type: 'Clear Aligner',
-      status: sample.status,
-      statusEnteredAt: at(done > 0 ? 2 : createdDaysAgo),
       priority: sample.priority,
-      onHold: false,
-      createdDate: at(createdDaysAgo),
       deliveryDate: addDays(now.toISOString(), sample.dueInDays),
-      assignedTechnicians: sample.technician ? [sample.technician] : ['Unassigned'],
-      alignerWorkflow: CASE_STATUSES.map((name, index) => ({
-        name,
-        completed: index < done,
-        date: index < done ? at(2 * (done - index)) : null,
-        assignedTo: sample.technician && index === current ? sample.technician : DEFAULT_ASSIGNEE,
-      })),
-      files: sample.simulationVideoUrl
-        ? [
-            {
-              name: 'Simulation Video',
-              type: 'Simulation Video',
-              url: sample.simulationVideoUrl,
-              size: 'Link',
-            },
-          ]
-        : [],
-      notes: [
-        {
-          id: `note-${Date.parse(at(createdDaysAgo))}-1`,
-          author: 'admin',
-          role: 'Manager',
-          text: CASE_TEXTS.createdNote('Manager'),
-          timestamp: at(createdDaysAgo),
-        },
-      ],
-      treatmentPlanNotes: 'Mild crowding on the lower arch; close the upper midline gap.',
-      simulationVideoUrl: sample.simulationVideoUrl ?? '',
-      simulationExternalLink: '',
+      treatmentPlanNotes: PLAN,
       price: sample.price,
       upperSheets: sample.sheets[0],
       lowerSheets: sample.sheets[1],
-      staging: Array.from({ length: stageCount }, (_, index) => {
-        const stageNumber = index + 1;
-        if (stageNumber <= stagesDone) {
-          return {
-            stageNumber,
-            status: 'Completed' as const,
-            startDate: wearStart(stageNumber),
-            endDate: wearStart(stageNumber + 1),
-          };
-        }
-        if (stageNumber === stagesDone + 1) {
-          return { stageNumber, status: 'In Progress' as const, startDate: at(5), endDate: null };
-        }
-        return { stageNumber, status: 'Not Started' as const, startDate: null, endDate: null };
-      }),
-      stageWearTimeInDays: DEFAULT_STAGE_WEAR_DAYS,
-      createdBy: { username: 'admin', role: 'Manager' },
-      fee: null,
-    };
+    },
   });
+  if (!reached(STATUS_LABELS.DigitalPlanning)) return steps;
+  add(entered(2), 'admin', { type: 'ApproveCase', doctorUsername: doctor });
+
+  if (sample.status === STATUS_LABELS.DigitalPlanning) {
+    add(
+      entered(2),
+      'designer',
+      {
+        type: 'AddNote',
+        text: 'Setup started from the intraoral scans; the upper midline gap measures 2 mm.',
+      },
+      3,
+    );
+    return steps;
+  }
+
+  // Digital Planning: the designer's simulation, then the doctor's review.
+  const links = (video: string) => ({
+    type: 'SaveSimulationLinks' as const,
+    simulationVideoUrl: video,
+    simulationExternalLink: '',
+  });
+  if (sample.status === STATUS_LABELS.DoctorApproval) {
+    // A first plan sent back by the doctor, then the revised one she now has to approve.
+    add(entered(2), 'designer', links(simulation(sample.id, '-draft')), 4);
+    add(entered(2), 'designer', { type: 'AdvanceStage', fromStatus: STATUS_LABELS.DigitalPlanning }, 6);
+    add(entered(2) - 1, doctor, {
+      type: 'RequestChanges',
+      comment: 'Please stage the lower incisor movement over two more aligners.',
+    });
+    add(entered(3), 'designer', links(simulation(sample.id)), -3);
+    add(entered(3), 'designer', { type: 'AdvanceStage', fromStatus: STATUS_LABELS.DigitalPlanning });
+    return steps;
+  }
+  add(entered(3), 'designer', links(simulation(sample.id)), -4);
+  add(entered(3), 'designer', { type: 'AdvanceStage', fromStatus: STATUS_LABELS.DigitalPlanning });
+  add(entered(4), doctor, { type: 'ApproveTreatmentPlan' });
+
+  // Manufacturing: the technician takes each stage by its QR code and completes it.
+  const lastTechStage = Math.min(current, order.indexOf(STATUS_LABELS.QualityCheck));
+  for (let index = order.indexOf(STATUS_LABELS.ModelPrinting); index <= lastTechStage; index++) {
+    add(entered(index), 'tech', { type: 'GenerateCaseQr' }, 2);
+    if (index === current) break;
+    add(entered(index + 1), 'tech', { type: 'AdvanceStage', fromStatus: order[index] });
+  }
+  if (sample.status === STATUS_LABELS.Thermoforming) {
+    add(entered(current) - 1, 'tech', {
+      type: 'AddNote',
+      text: 'Upper arch sheets formed; the lower arch follows once the printer is free.',
+    });
+    return steps;
+  }
+
+  // Packaging, delivery and the aligners the patient has worn since.
+  for (let index = order.indexOf(STATUS_LABELS.PackagingLabeling); index < current; index++)
+    add(entered(index + 1), 'rep', { type: 'AdvanceStage', fromStatus: order[index] });
+  STAGE_STARTS_DAYS_AGO.forEach((daysAgo, index) => {
+    const stageNumber = index + 1;
+    add(
+      daysAgo,
+      doctor,
+      index === 0
+        ? { type: 'ChangeAlignerStage', stageNumber, action: 'start' }
+        : { type: 'ScanAlignerStage', stageNumber },
+    );
+    if (index === 0)
+      add(daysAgo, doctor, { type: 'AddNote', text: 'First aligners fitted; fit and comfort are good.' }, 1);
+  });
+  return steps;
 }

@@ -1,16 +1,18 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
-import { CaseImportService } from '../cases/case-import.service.js';
-import { withTransaction } from '../event-store/event-store.js';
+import type { Actor, CaseCommand } from '@alignerflow/domain';
+import { CaseCommandService } from '../cases/case-command.service.js';
+import { caseIdRows } from '../projections/read-model-replay.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
 import { UserCommandService } from '../users/user-command.service.js';
 import { UsersQueries } from '../users/users.queries.js';
-import { DEMO_PASSWORD, DEMO_USERS, sampleCases } from './sample-data.js';
+import { DEMO_PASSWORD, DEMO_USERS, sampleStory, type SampleStep } from './sample-data.js';
 
 /**
  * First start of an empty store: the admin Manager from ADMIN_PASSWORD and, in demo mode, the
- * sample users and cases — all as events, so they have a history like everything else. Outside
+ * sample users and cases. The cases are made by the demo users' commands on the one command path
+ * the API uses (sampleStory), back-dated, so each History tab tells how its case got where it is. Outside
  * demo mode every start also refuses a store where a Manager can still sign in with the demo
  * password (or an empty one), as a store seeded in demo mode and then deployed would have.
  */
@@ -23,7 +25,7 @@ export class SeedService {
     private readonly dataSource: DataSource,
     private readonly users: UsersQueries,
     private readonly userCommands: UserCommandService,
-    private readonly caseImport: CaseImportService,
+    private readonly cases: CaseCommandService,
   ) {}
 
   async seedEmptyStore(): Promise<void> {
@@ -42,10 +44,35 @@ export class SeedService {
     if (!this.config.demoData) return;
     for (const user of DEMO_USERS)
       await this.createUser(user.username, user.role, DEMO_PASSWORD, correlationId);
-    await withTransaction(this.dataSource, (runner) =>
-      this.caseImport.importCases(sampleCases(), null, correlationId, runner),
-    );
+    for (const step of sampleStory()) await this.run(step, correlationId);
     this.logger.log('Seeded the demo users and sample cases.');
+  }
+
+  /** One step of the story, as its user's request would run it, at the step's time. */
+  private async run({ caseId, username, at, command }: SampleStep, correlationId: string): Promise<void> {
+    const user = await this.users.find(username);
+    if (!user) throw new Error(`Seed: no user ${username}`);
+    const actor: Actor = { username: user.username, role: user.role };
+    let domainCommand: CaseCommand;
+    if (command.type === 'ApproveCase') {
+      const doctor = await this.users.find(command.doctorUsername);
+      domainCommand = {
+        ...command,
+        doctor: doctor ? { username: doctor.username, role: doctor.role } : null,
+      };
+    } else domainCommand = command;
+    await this.cases.execute(caseId, domainCommand, actor, {
+      correlationId,
+      at,
+      // The sample ids are fixed, not drawn: reserved as a creation reserves its drawn id.
+      beforeAppend:
+        command.type === 'CreateCase'
+          ? async (runner) => {
+              for (const row of caseIdRows(caseId))
+                await runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', row);
+            }
+          : undefined,
+    });
   }
 
   private async refuseGuessableManagers(): Promise<void> {
