@@ -177,8 +177,10 @@ describe('resolveDatabaseUrl', () => {
       await cp(installed, hidden, { recursive: true, verbatimSymlinks: true });
       const inner = path.join(dataDir, 'binaries-copied');
       const said: string[] = [];
+      // Its own root: from a clone postgres cannot enter, the other tests copied the installed ones already.
+      const copiesRoot = path.join(dataDir, 'reachable-binaries');
       const handle = await resolveDatabaseUrl({ DATA_DIR: inner }, (line) => said.push(line), {
-        reachableRoot,
+        reachableRoot: copiesRoot,
         binDir: path.join(hidden, 'bin'),
       });
       handles.push(handle);
@@ -187,7 +189,7 @@ describe('resolveDatabaseUrl', () => {
       const copied = said.find((line) => line.includes('copied the PostgreSQL binaries to'))!;
       expect(copied).toContain(`cannot enter ${locked()} (mode 700)`);
       const target = copied.slice(copied.lastIndexOf(' ') + 1);
-      expect(path.dirname(target)).toBe(reachableRoot);
+      expect(path.dirname(target)).toBe(copiesRoot);
       expect(((await stat(path.join(target, 'bin', 'postgres'))).mode & 0o777).toString(8)).toBe('755');
       // The cluster itself stayed in DATA_DIR, which user "postgres" can reach.
       expect(await stat(path.join(inner, 'postgres', 'PG_VERSION'))).toBeTruthy();
