@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { chooseLogFormat, terminalLines } from './terminal-lines.js';
 
 /** How long a log line may wait in the buffer before it is written. */
 const FLUSH_INTERVAL_MS = 200;
@@ -29,15 +30,31 @@ function bufferedStdout(): DestinationStream {
   return stdout;
 }
 
-/** One JSON line per entry on stdout, with the context (Nest's "logger name") as a field. */
-export function createRootLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
+/** Where the root logger writes; `process.stdout` but in tests. */
+export interface LogOutput {
+  isTTY?: boolean;
+  write(text: string): unknown;
+  hasColors?(): boolean;
+}
+
+/**
+ * One entry per line on stdout, with the context (Nest's "logger name") as a field: JSON lines
+ * for collectors, or readable lines when stdout is a terminal (colored if it has colors; a
+ * terminal's writes are synchronous, so these lines need no buffer).
+ */
+export function createRootLogger(
+  level = process.env.LOG_LEVEL ?? 'info',
+  stdout: LogOutput = process.stdout,
+): Logger {
   return pino(
     {
       level,
       base: { service: 'alignerflow', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    bufferedStdout(),
+    chooseLogFormat(stdout) === 'terminal'
+      ? terminalLines(stdout, stdout.hasColors?.() ?? false)
+      : bufferedStdout(),
   );
 }
 
