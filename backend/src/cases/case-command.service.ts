@@ -42,7 +42,12 @@ export interface EventsCommitted {
   events: RecordedEvent[];
 }
 
-const MAX_ATTEMPTS = 8;
+/**
+ * Decisions per command. Each one lost is another command on the case landing first (another
+ * process's: this process's own take turns), so a command loses at most once per command that
+ * overtakes it; past this many the case is too busy, and the answer is the 409 of a conflict.
+ */
+const MAX_ATTEMPTS = 32;
 /** Cases whose last written state this process keeps (least recently written first). */
 const REMEMBERED_CASES = 1000;
 

@@ -1,0 +1,155 @@
+import { DataSource } from 'typeorm';
+import { createTestDatabase } from '../../../test/support/database.js';
+import {
+  EventStore,
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type RecordedEvent,
+} from './event-store.js';
+import { GroupCommit } from './group-commit.js';
+
+const metadata: EventMetadata = { actor: { username: 'tech', role: 'Technician' }, correlationId: 'corr-g' };
+const note = (text: string) => ({ type: 'NoteAdded', data: { text } });
+
+describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let dataSource: DataSource;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 10 }).initialize();
+    store = new EventStore(dataSource);
+    await dataSource.query('CREATE TABLE g_rows (stream text PRIMARY KEY, last bigint)');
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const streamOf = async (streamId: string) => (await store.readStream(streamId)).map((e) => e.data.text);
+
+  it('appends to many streams in one statement, a stale one failing alone', async () => {
+    await store.append('g-stale', 0, [note('first')], metadata);
+    const results = await store.appendStreams([
+      { streamId: 'g-new', expectedVersion: 0, events: [note('a'), note('b')], metadata },
+      { streamId: 'g-stale', expectedVersion: 0, events: [note('late')], metadata },
+      { streamId: 'g-other', expectedVersion: 0, events: [note('c')], metadata },
+    ]);
+    expect(results[1]).toBeInstanceOf(WrongExpectedVersionError);
+    const [created, , other] = results as RecordedEvent[][];
+    expect(created.map((e) => e.version)).toEqual([1, 2]);
+    expect(other[0].transactionId).toBe(created[0].transactionId);
+    expect(await streamOf('g-stale')).toEqual(['first']);
+    expect(await streamOf('g-new')).toEqual(['a', 'b']);
+  });
+
+  it('writes a stream’s alongside row only when its events were appended', async () => {
+    await store.append('g-row-stale', 0, [note('x')], metadata);
+    const alongside =
+      (stream: string) =>
+      ({
+        param,
+        lastPosition,
+        appended,
+      }: {
+        param: (v: unknown) => string;
+        lastPosition: string;
+        appended: string;
+      }) =>
+        `INSERT INTO g_rows SELECT ${param(stream)}, ${lastPosition} WHERE ${appended}`;
+    const results = await store.appendStreams([
+      {
+        streamId: 'g-row',
+        expectedVersion: 0,
+        events: [note('1'), note('2')],
+        metadata,
+        alongside: alongside('g-row'),
+      },
+      {
+        streamId: 'g-row-stale',
+        expectedVersion: 0,
+        events: [note('y')],
+        metadata,
+        alongside: alongside('stale'),
+      },
+    ]);
+    const written = results[0] as RecordedEvent[];
+    expect(await dataSource.query('SELECT stream, last::text FROM g_rows')).toEqual([
+      { stream: 'g-row', last: written[1].position },
+    ]);
+  });
+
+  it('loses only the stream a concurrent, uncommitted writer takes, and none of a multi-event append', async () => {
+    const first = dataSource.createQueryRunner();
+    await first.connect();
+    try {
+      await first.startTransaction();
+      await store.append('g-race', 0, [note('theirs')], metadata, first);
+      const ours = store.appendStreams([
+        { streamId: 'g-race', expectedVersion: 0, events: [note('ours 1'), note('ours 2')], metadata },
+        { streamId: 'g-bystander', expectedVersion: 0, events: [note('bystander')], metadata },
+      ]);
+      // Ours saw an empty stream and now waits on the other writer's key.
+      for (let waiting = 0; waiting !== 1;) {
+        [{ waiting }] = await dataSource.query(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+      }
+      await first.commitTransaction();
+      const [race, bystander] = await ours;
+      expect(race).toBeInstanceOf(WrongExpectedVersionError);
+      expect(bystander).toHaveLength(1);
+    } finally {
+      if (first.isTransactionActive) await first.rollbackTransaction();
+      await first.release();
+    }
+    expect(await streamOf('g-race')).toEqual(['theirs']);
+    expect(await streamOf('g-bystander')).toEqual(['bystander']);
+  });
+
+  it('sends appends that arrive during a flush together, each with its own answer', async () => {
+    const flushes: RecordedEvent[][] = [];
+    const commit = new GroupCommit(store, (events) => flushes.push(events));
+    await store.append('g-batch-stale', 0, [note('there')], metadata);
+    const appends = Array.from({ length: 20 }, (_, i) =>
+      commit.append({ streamId: `g-batch-${i}`, expectedVersion: 0, events: [note(`n${i}`)], metadata }),
+    );
+    const stale = commit.append({
+      streamId: 'g-batch-stale',
+      expectedVersion: 0,
+      events: [note('late')],
+      metadata,
+    });
+    const results = await Promise.allSettled([...appends, stale]);
+    expect(results.slice(0, 20).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(results[20]).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersionError) });
+    // The first append went alone, at once; the others waited for it and went out as one.
+    expect(flushes.map((events) => events.length)).toEqual([1, 19]);
+    expect(new Set(flushes[1].map((e) => e.transactionId)).size).toBe(1);
+    for (let i = 0; i < 20; i++) expect(await streamOf(`g-batch-${i}`)).toEqual([`n${i}`]);
+    expect(await streamOf('g-batch-stale')).toEqual(['there']);
+  });
+
+  it('fails only the append whose statement part fails, writing the others', async () => {
+    const commit = new GroupCommit(store, () => undefined);
+    const good = (i: number) =>
+      commit.append({ streamId: `g-fault-${i}`, expectedVersion: 0, events: [note(`ok${i}`)], metadata });
+    const results = await Promise.allSettled([
+      good(0),
+      good(1),
+      commit.append({
+        streamId: 'g-fault-bad',
+        expectedVersion: 0,
+        events: [note('bad')],
+        metadata,
+        alongside: () => `INSERT INTO g_rows VALUES ('bad', 1 / 0)`,
+      }),
+      good(2),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(await streamOf('g-fault-bad')).toEqual([]);
+    expect(await streamOf('g-fault-2')).toEqual(['ok2']);
+  });
+});
