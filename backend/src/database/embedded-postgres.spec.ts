@@ -156,6 +156,15 @@ describe('resolveDatabaseUrl', () => {
           expect.stringContaining(`(data in ${home}/postgres)`),
         ]);
         await second.stop();
+
+        // An operator removed the cluster's place ("forget the data"): the next start begins afresh there.
+        await rm(home, { recursive: true, force: true });
+        const third = await open();
+        expect(said.join('\n')).toContain(
+          `${home}, named in ${path.join(inner, 'postgres.location')}, is gone`,
+        );
+        expect(await query(third.url, "SELECT to_regclass('notes') AS notes")).toEqual([{ notes: null }]);
+        await third.stop();
       },
     );
 

@@ -293,6 +293,9 @@ async function clusterHome(dataDir: string, user: PostgresUser, root: string, lo
     const chosen = home;
     await readOrCreate(locationFile, async () => chosen);
     log(`${cannotReach(dataDir, blocked)}: the embedded PostgreSQL cluster of ${dataDir} lives in ${home}`);
+  } else if (!existsSync(home)) {
+    log(`${home}, named in ${locationFile}, is gone: a new cluster starts there`);
+    await makeOpenDirectory(home);
   }
   assertReachable(home, user, `Make ${home} reachable`);
   return home;
