@@ -7,9 +7,12 @@ import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { closeServer, onTerminationSignal } from './health/shutdown.js';
 import { LiveStreamService } from './live/live-stream.service.js';
+import { createRootLogger, PinoLogger } from './logging/logger.js';
 import { runWorkerProcess } from './notifications/worker-main.js';
 
 async function bootstrap(): Promise<void> {
+  // Lines written before the app exists (the embedded database's start) take the same format.
+  Logger.overrideLogger(new PinoLogger(createRootLogger()));
   const logger = new Logger('AlignerFlow');
   const config = loadConfig();
   if (config.processRole === 'worker') return runWorkerProcess(config);
