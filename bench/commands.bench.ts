@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { buildBackend, startApiProcess, type ApiProcess } from '../test/support/app-process';
 import { createTestDatabase } from '../test/support/database';
 import { load, summarise, thousands, cpuSeconds } from './support/load';
+import { cpuProfileSummary, sampleWaitEvents } from './support/profiles';
 import { recordFigure } from './support/report';
 
 /**
@@ -16,18 +17,25 @@ import { recordFigure } from './support/report';
  *
  * Topology, as production runs it: API processes built and started as `node backend/dist/main.js`
  * (PROCESS_ROLE=api, the production pool size of 20), PostgreSQL and this process (the clients:
- * node:http with keep-alive connections) on the same 2-core machine. Each client adds notes to a
- * case of its own: one command = load the case, decide, append, project, answer the whole case.
- * First one API process (peak at 32 clients in a closed loop, then the same clients paced to half
- * that rate for the latency at half the peak), then two API processes with the 32 clients split
- * between them (production runs two replicas). The CPU per command is the API processes' own (from
- * /proc), the clients' apart; the WAL per command is the whole server's (other databases count).
+ * node:http with keep-alive connections) on the same 2-core machine. The clients add notes to 320
+ * cases in turn: one command = load the case, decide, append, project, answer the whole case.
+ * First one API process at 32 clients in a closed loop (its peak), then two API processes with the
+ * 32 clients split between them; then, on the faster of the two setups, an open loop: requests
+ * sent evenly paced at half that peak whether or not earlier ones were answered, each latency
+ * counted from the request's due time (so a stall counts for every request it delays). The CPU per
+ * command is the API processes' own (from /proc), the clients' apart; the WAL per command is the
+ * whole server's (other databases count); commands per commit comes from the events' transaction
+ * ids (group commit).
  *
- * BENCH_COMMANDS_SECONDS shortens or lengthens each load; BENCH_API_NODE_OPTIONS is passed to the
- * API processes as NODE_OPTIONS (Node 20 refuses --cpu-prof there: to profile, `--require` a
- * script that starts node:inspector's Profiler and writes the profile on a signal or at exit).
+ * What limits it, from the same run: a CPU profile of API A during its peak (node:inspector,
+ * bench/support/cpu-profile.cjs) and PostgreSQL's wait events sampled from pg_stat_activity
+ * (pg_stat_statements needs shared_preload_libraries, which a shared test server may not have).
+ *
+ * BENCH_COMMANDS_SECONDS shortens or lengthens each load.
  */
 const CLIENTS = 32;
+/** Cases the notes go round, so that no case grows much during a run (as in the issue's figures). */
+const CASES = 320;
 const SECONDS = Number(process.env.BENCH_COMMANDS_SECONDS ?? 10);
 const BENCH = 'bench/commands.bench.ts';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -50,36 +58,26 @@ function pgbenchInsertRate(databaseUrl: string, seconds: number): number {
 }
 
 /**
- * `clients` callers sharing `perSecond` calls a second, evenly spaced: each waits for its next
- * slot, or calls at once when it is behind. The latency is from the call to its answer.
+ * Open loop: `perSecond` calls a second, each sent at its due time whether or not earlier ones were
+ * answered; the latency is from the due time to the answer.
  */
-async function paced(
-  seconds: number,
-  clients: number,
-  perSecond: number,
-  call: (client: number) => Promise<unknown>,
-) {
+async function openLoop(seconds: number, perSecond: number, call: (n: number) => Promise<unknown>) {
   const latencies: number[] = [];
-  const interval = (clients * 1000) / perSecond;
   const start = performance.now();
-  const end = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async (_, client) => {
-      for (let slot = start + (client * interval) / clients; slot < end; slot += interval) {
-        const wait = slot - performance.now();
-        if (wait > 0) await sleep(wait);
-        const started = performance.now();
-        await call(client);
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
+  const calls: Promise<void>[] = [];
+  for (let n = 0; n < seconds * perSecond; n++) {
+    const due = start + (n * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait >= 1) await sleep(wait);
+    calls.push(call(n).then(() => void latencies.push(performance.now() - due)));
+  }
+  await Promise.all(calls);
   return { perSecond: Math.round(latencies.length / seconds), ...summarise(latencies) };
 }
 
 /** A lean client of one API process: keep-alive connections, the answer read and checked. */
-function poster(api: string, token: string, clients: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+function poster(api: string, token: string, sockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port, pathname } = new URL(api);
   return (path: string, body: unknown) =>
     new Promise<unknown>((resolve, reject) => {
@@ -116,57 +114,71 @@ function poster(api: string, token: string, clients: number) {
 describe('command benchmarks', () => {
   let database: { url: string; drop: () => Promise<void> } | undefined;
   const apis: ApiProcess[] = [];
+  const profileFile = join(tmpdir(), `af-bench-commands-${process.pid}.cpuprofile`);
   const env = () => ({
     DATABASE_URL: database!.url,
     DATABASE_POOL_SIZE: '20',
     PROCESS_ROLE: 'api',
     REDIS_URL,
     NOTIFICATIONS_QUEUE_PREFIX: `af-bench-commands-${process.pid}`,
-    ...(process.env.BENCH_API_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_API_NODE_OPTIONS } : {}),
   });
 
   beforeAll(async () => {
     await buildBackend();
     database = await createTestDatabase();
-    apis.push(await startApiProcess('API A', env()));
+    apis.push(
+      await startApiProcess('API A', {
+        ...env(),
+        NODE_OPTIONS: `--require ${join(__dirname, 'support', 'cpu-profile.cjs')}`,
+        CPU_PROFILE_FILE: profileFile,
+      }),
+    );
   }, 300_000);
   afterAll(async () => {
     await Promise.all(apis.map((api) => api.stop()));
     await database?.drop();
   });
 
-  /** Bytes of WAL the server has written so far. */
-  async function walPosition(): Promise<number> {
+  /** One query on the bench database. */
+  async function query<T>(sql: string): Promise<T> {
     const client = new Client({ connectionString: database!.url });
     await client.connect();
     try {
-      const { rows } = await client.query(`SELECT pg_current_wal_lsn() - '0/0' AS bytes`);
-      return Number(rows[0].bytes);
+      return (await client.query(sql)).rows[0];
     } finally {
       await client.end();
     }
   }
 
-  /** Each client adds notes to its case, through apis[client % n]; as fast as it can, or paced. */
+  /**
+   * Notes through the `targets` (client or request n through targets[n % count]), on the cases in
+   * turn: a closed loop of `clients`, or an open loop at `perSecond`.
+   */
   async function notes(targets: ApiProcess[], cases: string[], clients: number, perSecond?: number) {
     const posts = await Promise.all(
-      targets.map(async (api) => poster(api.api, (await api.login('rep')).token!, clients)),
+      targets.map(async (api) => poster(api.api, (await api.login('rep')).token!, perSecond ? 256 : clients)),
     );
     const pids = targets.map((api) => api.child.pid!);
     const cpuBefore = pids.map(cpuSeconds);
-    const walBefore = await walPosition();
+    const before = await query<{ wal: string; position: string }>(
+      `SELECT pg_current_wal_lsn() - '0/0' AS wal, coalesce(max(global_position), 0) AS position FROM events`,
+    );
     const clientCpuBefore = process.cpuUsage();
-    const note = (client: number) =>
-      posts[client % posts.length](`/cases/${cases[client]}/notes`, { text: 'bench' });
-    const result = perSecond
-      ? await paced(SECONDS, clients, perSecond, note)
-      : await load(SECONDS, clients, note);
+    let sent = 0;
+    const note = (n: number) =>
+      posts[n % posts.length](`/cases/${cases[sent++ % cases.length]}/notes`, { text: 'bench' });
+    const result = perSecond ? await openLoop(SECONDS, perSecond, note) : await load(SECONDS, clients, note);
     const apiCpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
     const clientCpu = process.cpuUsage(clientCpuBefore);
-    const walBytes = (await walPosition()) - walBefore;
+    const after = await query<{ wal: string; perCommit: number }>(
+      `SELECT pg_current_wal_lsn() - '0/0' AS wal,
+              (SELECT count(*)::float / greatest(count(DISTINCT transaction_id), 1) FROM events
+                WHERE global_position > ${Number(before.position)}) AS "perCommit"`,
+    );
     return {
       ...result,
-      walKb: walBytes / 1024 / result.count,
+      walKb: (Number(after.wal) - Number(before.wal)) / 1024 / result.count,
+      perCommit: after.perCommit,
       apiCpuMs: (apiCpu * 1000) / result.count,
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / result.count,
       load: loadavg()[0].toFixed(1),
@@ -175,12 +187,12 @@ describe('command benchmarks', () => {
   const describeRun = (run: Awaited<ReturnType<typeof notes>>) =>
     `${thousands(run.perSecond)}/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ` +
     `${run.apiCpuMs.toFixed(2)} ms API CPU per command (clients ${run.clientCpuMs.toFixed(2)} ms), ` +
-    `${run.walKb.toFixed(1)} KB of WAL per command (whole server)`;
+    `${run.walKb.toFixed(1)} KB of WAL per command (whole server), ${run.perCommit.toFixed(1)} commands per commit`;
 
   it('command throughput and latency at 32 clients, beside pgbench', async () => {
     const rep = await apis[0].login('rep');
     const cases: string[] = [];
-    for (let i = 0; i < CLIENTS; i++) {
+    for (let i = 0; i < CASES; i++) {
       const created = await rep.post('/cases', {
         patientName: `Bench ${i}`,
         doctorName: 'D',
@@ -191,21 +203,31 @@ describe('command benchmarks', () => {
     }
     const noteCount = async () =>
       (await Promise.all(cases.map((id) => rep.get(`/cases/${id}`)))).reduce(
-        (sum, answer) => sum + answer.body.notes.length,
+        (sum, answer) => sum + answer.body.version - 1,
         0,
       );
     const notesBefore = await noteCount();
+
+    // One API process at its peak, profiled: API A's CPU, PostgreSQL's wait events.
+    apis[0].child.kill('SIGUSR2');
+    const waits = sampleWaitEvents(database!.url);
     const peak = await notes(apis, cases, CLIENTS);
-    const half = await notes(apis, cases, CLIENTS, peak.perSecond / 2);
-    process.stdout.write(`[bench] one API process, load average ${peak.load} / ${half.load}\n`);
+    const waitEvents = await waits();
+    apis[0].child.kill('SIGUSR2');
+    process.stdout.write(`[bench] one API process, load average ${peak.load}: ${describeRun(peak)}\n`);
 
     apis.push(await startApiProcess('API B', env()));
     const pair = await notes(apis, cases, CLIENTS);
-    process.stdout.write(`[bench] two API processes, load average ${pair.load}\n`);
+    process.stdout.write(`[bench] two API processes, load average ${pair.load}: ${describeRun(pair)}\n`);
+
+    const best = pair.perSecond > peak.perSecond ? { run: pair, apis: 2 } : { run: peak, apis: 1 };
+    const setup = best.apis === 2 ? 'two API processes' : 'one API process';
+    const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
+    process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}\n`);
 
     const pgbench = pgbenchInsertRate(database!.url, SECONDS);
-    const best = pair.perSecond > peak.perSecond ? { run: pair, apis: 2 } : { run: peak, apis: 1 };
     const ratio = best.run.perSecond / pgbench;
+    const profile = cpuProfileSummary(profileFile);
 
     recordFigure({
       id: 'commands-peak',
@@ -230,7 +252,7 @@ describe('command benchmarks', () => {
     });
     recordFigure({
       id: 'commands-ratio',
-      figure: `Command throughput (${best.apis === 2 ? 'two API processes' : 'one API process'}) / pgbench single-insert rate`,
+      figure: `Command throughput (${setup}) / pgbench single-insert rate`,
       measured: ratio.toFixed(2),
       target: '≥ 0.25',
       met: ratio >= 0.25,
@@ -238,13 +260,30 @@ describe('command benchmarks', () => {
     });
     recordFigure({
       id: 'commands-half',
-      figure: `Command p99 at half the peak rate (${CLIENTS} clients paced to ${thousands(peak.perSecond / 2)}/s), one API process`,
+      figure:
+        `Command p99, open loop evenly paced at half the peak (${thousands(best.run.perSecond / 2)}/s, ${setup}), ` +
+        'latency from each request’s due time',
       measured: describeRun(half),
       target: '≤ 25 ms',
       met: half.p99 <= 25,
       bench: BENCH,
     });
+    recordFigure({
+      id: 'commands-profile-api',
+      figure: 'Where API A’s CPU goes at its peak (CPU profile, share of busy samples)',
+      measured: `by place: ${profile.places}; by function: ${profile.functions}`,
+      target: '—',
+      bench: BENCH,
+    });
+    recordFigure({
+      id: 'commands-profile-db',
+      figure:
+        'What PostgreSQL’s sessions do at API A’s peak (pg_stat_activity every 10 ms, average sessions)',
+      measured: waitEvents,
+      target: '—',
+      bench: BENCH,
+    });
     // Nothing lost: every answered note is in its case.
-    expect((await noteCount()) - notesBefore).toBe(peak.count + half.count + pair.count);
+    expect((await noteCount()) - notesBefore).toBe(peak.count + pair.count + half.count);
   });
 });

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { Client } from 'pg';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  hitCount?: number;
+}
+
+/** Where a profile's samples fall: "pg (node_modules)", "app: cases/…", "(garbage collector)", … */
+function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (module) return module;
+  if (url.startsWith('node:')) return url.split('/')[0];
+  const own = /(backend\/dist|libs\/domain\/dist)\/(.*)$/.exec(url);
+  return own ? `app: ${own[2]}` : url;
+}
+
+/**
+ * A CPU profile (.cpuprofile JSON) summed by place (package, node: module or our file) and by
+ * function, as shares of the busy samples ((idle) left out); the top `top` of each.
+ */
+export function cpuProfileSummary(file: string, top = 8): { places: string; functions: string } {
+  const { nodes }: { nodes: ProfileNode[] } = JSON.parse(readFileSync(file, 'utf8'));
+  const places = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busy = 0;
+  for (const node of nodes) {
+    const hits = node.hitCount ?? 0;
+    if (!hits || node.callFrame.functionName === '(idle)') continue;
+    busy += hits;
+    const place = placeOf(node.callFrame);
+    places.set(place, (places.get(place) ?? 0) + hits);
+    const name = `${node.callFrame.functionName || '(anonymous)'} [${place}]`;
+    functions.set(name, (functions.get(name) ?? 0) + hits);
+  }
+  const share = (counts: Map<string, number>) =>
+    [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, hits]) => `${name} ${((100 * hits) / busy).toFixed(0)}%`)
+      .join(', ');
+  return { places: share(places), functions: share(functions) };
+}
+
+/**
+ * Samples what the database's sessions are doing every `everyMs` until stopped: the share of
+ * samples of active sessions per wait event ("CPU" when running, no wait), from pg_stat_activity.
+ */
+export function sampleWaitEvents(databaseUrl: string, everyMs = 10) {
+  const counts = new Map<string, number>();
+  let stopping = false;
+  let total = 0;
+  const client = new Client({ connectionString: databaseUrl });
+  const running = (async () => {
+    await client.connect();
+    while (!stopping) {
+      const { rows } = await client.query(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS what, count(*)::int AS n
+           FROM pg_stat_activity
+          WHERE (datname = current_database() AND state = 'active' AND pid <> pg_backend_pid())
+             OR backend_type IN ('walwriter', 'checkpointer', 'background writer')
+                AND wait_event_type IS DISTINCT FROM 'Activity'
+          GROUP BY 1`,
+      );
+      for (const { what, n } of rows) counts.set(what, (counts.get(what) ?? 0) + n);
+      total++;
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+    await client.end();
+  })();
+  return async (top = 6): Promise<string> => {
+    stopping = true;
+    await running;
+    return [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([what, n]) => `${what} ${(n / total).toFixed(1)}`)
+      .join(', ');
+  };
+}
