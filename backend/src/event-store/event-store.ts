@@ -80,19 +80,6 @@ export interface StreamAppend {
   alongside?: (sql: AlongsideSql) => string;
 }
 
-/**
- * Who wakes the LISTENers of events_appended. 'caller': the trigger stays quiet for this statement,
- * because the caller wakes them itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL
- * serialise commits on one cluster-wide lock held through the WAL flush: one per command caps the
- * whole server at a few hundred commits per second.
- */
-export type WakeListeners = 'trigger' | 'caller';
-
-/** What else `append` does in its one statement. */
-export type AppendOptions = Pick<StreamAppend, 'recordedAt' | 'alongside'> & {
-  wakeListeners?: WakeListeners;
-};
-
 export interface AlongsideSql {
   /** Binds a value and answers its placeholder ($n). */
   param: (value: unknown) => string;
@@ -165,13 +152,8 @@ export class EventStore {
     events: NewEvent[],
     metadata: EventMetadata,
     queryRunner?: QueryRunner,
-    { wakeListeners, ...options }: AppendOptions = {},
   ): Promise<RecordedEvent[]> {
-    const [result] = await this.appendStreams(
-      [{ streamId, expectedVersion, events, metadata, ...options }],
-      queryRunner,
-      wakeListeners,
-    );
+    const [result] = await this.appendStreams([{ streamId, expectedVersion, events, metadata }], queryRunner);
     if (!(result instanceof WrongExpectedVersionError)) return result;
     const actual = await this.streamVersions([streamId], queryRunner);
     throw new WrongExpectedVersionError(streamId, expectedVersion, actual.get(streamId) ?? 0);
@@ -189,11 +171,16 @@ export class EventStore {
    * no one else can hold n+2. Rows go in stream order, so two such statements never wait on each
    * other in a cycle. The events come first in the statement, so it locks `events` before any
    * table of `alongside`, in the order a projection rebuild's swap locks them.
+   *
+   * wakeListeners 'caller': the events_appended trigger stays quiet, because the caller wakes the
+   * listeners itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL serialise commits on
+   * one cluster-wide lock held through the WAL flush: one per command caps the whole server at a
+   * few hundred commits per second.
    */
   async appendStreams(
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
-    wakeListeners: WakeListeners = 'trigger',
+    wakeListeners: 'trigger' | 'caller' = 'trigger',
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
     const total = appends.reduce((sum, { events }) => sum + events.length, 0);
     if (appends.some(({ events }) => events.length === 0) || total > CHUNK_ROWS) {

@@ -8,26 +8,26 @@ import {
 /** Events per flush at most: EventStore.appendStreams takes this many in one statement. */
 const MAX_EVENTS_PER_FLUSH = 1000;
 
-interface Waiting {
+type Waiting = {
   append: StreamAppend;
   resolve: (events: RecordedEvent[]) => void;
   reject: (error: unknown) => void;
-}
+};
 
 /**
  * Group commit: appends that arrive while a flush is in flight wait for it to return, then go out
- * together, whatever their streams, in one statement (EventStore.appendStreams) and so one commit
- * and one WAL flush. Each keeps its own version check and its own answer: its events, or its own
- * WrongExpectedVersionError. There is no timer: the next flush starts as soon as the previous one
- * returns, so a lone append waits for nothing. An append resolves after its commit, so with
- * synchronous_commit on its events are on disk. One stream at most once per flush (the caller's
- * concern: its appends to one stream come one after another).
+ * together, whatever their streams, in one statement (EventStore.appendStreams): one commit, one
+ * WAL flush. Each keeps its own version check and its own answer: its events, or its own
+ * WrongExpectedVersionError. No timer: the next flush starts as soon as the previous one returns,
+ * so a lone append waits for nothing. An append resolves after its commit (with synchronous_commit
+ * on, its events are on disk). A stream at most once per flush: the caller's appends to one stream
+ * come one after another.
  */
 export class GroupCommit {
   private readonly queue: Waiting[] = [];
   private flushing = false;
 
-  /** `committed` hears each flush's appended events, before any of their appends' callers resume. */
+  /** `committed` hears each flush's events before any of their appends' callers resume. */
   constructor(
     private readonly store: EventStore,
     private readonly committed: (events: RecordedEvent[]) => void,
@@ -42,22 +42,16 @@ export class GroupCommit {
 
   private async flushAll(): Promise<void> {
     this.flushing = true;
-    try {
-      while (this.queue.length) await this.flush(this.take());
-    } finally {
-      this.flushing = false;
+    while (this.queue.length) {
+      let [count, events] = [0, 0];
+      while (
+        count < this.queue.length &&
+        (events += this.queue[count].append.events.length) <= MAX_EVENTS_PER_FLUSH
+      )
+        count++;
+      await this.flush(this.queue.splice(0, Math.max(count, 1)));
     }
-  }
-
-  /** The next flush: the waiting appends in arrival order, up to MAX_EVENTS_PER_FLUSH events. */
-  private take(): Waiting[] {
-    let [count, events] = [0, 0];
-    for (const { append } of this.queue) {
-      events += append.events.length;
-      if (count > 0 && events > MAX_EVENTS_PER_FLUSH) break;
-      count++;
-    }
-    return this.queue.splice(0, count);
+    this.flushing = false;
   }
 
   /** One statement for `batch` (batch.length: this flush's batch size). */
@@ -76,10 +70,8 @@ export class GroupCommit {
       return;
     }
     // Settled first: their callers resume only after this synchronous code, committed's included.
-    results.forEach((result, index) =>
-      result instanceof WrongExpectedVersionError
-        ? batch[index].reject(result)
-        : batch[index].resolve(result),
+    results.forEach((result, i) =>
+      result instanceof WrongExpectedVersionError ? batch[i].reject(result) : batch[i].resolve(result),
     );
     const events = results.flatMap((result) => (result instanceof WrongExpectedVersionError ? [] : result));
     try {
