@@ -76,6 +76,7 @@ describe('GET /api/metrics', () => {
     });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
+    const appendsBefore = sample((await scrape()).text, 'alignerflow_append_batch_size_sum') ?? 0;
     expect((await manager.post(`/cases/${id}/notes`, { text: 'one' })).status).toBe(201);
     expect((await manager.post(`/cases/${id}/notes`, { text: 'two' })).status).toBe(201);
     // Pending Approval cannot advance: a workflow rule, 409.
@@ -96,6 +97,8 @@ describe('GET /api/metrics', () => {
     expect(sample(text, 'alignerflow_commands_total', { type: 'ApproveCase', outcome: 'rejected' })).toBe(1);
     // Reads send no command.
     expect(text).not.toMatch(/alignerflow_commands_total\{type="(Get|List)/);
+    // Each note went out in a flush of the group commit.
+    expect(sample(text, 'alignerflow_append_batch_size_sum')! - appendsBefore).toBe(2);
     expect(sample(text, 'alignerflow_login_failures_total')).toBe(5);
     expect(sample(text, 'alignerflow_login_throttles_total')).toBe(1);
     // The route pattern, never the raw URL.

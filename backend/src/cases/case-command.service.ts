@@ -22,7 +22,7 @@ import {
   type RecordedEvent,
   type StreamAppend,
 } from '../event-store/event-store.js';
-import { GroupCommit } from '../event-store/group-commit.js';
+import { APPEND_FLUSHED, GroupCommit } from '../event-store/group-commit.js';
 import { CaseViewProjection, type CaseViewRow } from './projections/case-view.projection.js';
 
 export interface CommandOptions {
@@ -81,7 +81,11 @@ export class CaseCommandService {
     private readonly emitter: EventEmitter2,
   ) {
     this.wakeups = new ListenerWakeups(dataSource);
-    this.appends = new GroupCommit(store, (events) => this.committed(events));
+    this.appends = new GroupCommit(
+      store,
+      (events) => this.committed(events),
+      (appends) => this.emitter.emit(APPEND_FLUSHED, appends),
+    );
   }
 
   execute(caseId: string, command: CaseCommand, actor: Actor, options: CommandOptions): Promise<Case> {

@@ -5,6 +5,9 @@ import {
   type StreamAppend,
 } from './event-store.js';
 
+/** Emitted (EventEmitter2) with the number of appends each flush sent in one statement. */
+export const APPEND_FLUSHED = 'event-store.append-flushed';
+
 /** Events per flush at most: EventStore.appendStreams takes this many in one statement. */
 const MAX_EVENTS_PER_FLUSH = 1000;
 
@@ -27,10 +30,14 @@ export class GroupCommit {
   private readonly queue: Waiting[] = [];
   private flushing = false;
 
-  /** `committed` hears each flush's events before any of their appends' callers resume. */
+  /**
+   * `committed` hears each flush's events before any of their appends' callers resume; `flushed`
+   * hears how many appends each statement carried.
+   */
   constructor(
     private readonly store: EventStore,
     private readonly committed: (events: RecordedEvent[]) => void,
+    private readonly flushed: (appends: number) => void = () => undefined,
   ) {}
 
   append(append: StreamAppend): Promise<RecordedEvent[]> {
@@ -69,6 +76,7 @@ export class GroupCommit {
       else for (const one of batch) await this.flush([one]);
       return;
     }
+    this.flushed(batch.length);
     // Settled first: their callers resume only after this synchronous code, committed's included.
     results.forEach((result, i) =>
       result instanceof WrongExpectedVersionError ? batch[i].reject(result) : batch[i].resolve(result),

@@ -1,7 +1,9 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { APPEND_FLUSHED } from '../event-store/group-commit.js';
 import { LiveStreamService } from '../live/live-stream.service.js';
 import { LogTailer } from '../live/log-tailer.service.js';
 import { DISPATCHER_CHECKPOINT } from '../notifications/notification-dispatcher.js';
@@ -15,7 +17,7 @@ export type CommandOutcome = 'ok' | 'rejected' | 'conflict' | 'error';
  * other services' state read it when scraped, so those services need no hooks of their own.
  */
 @Injectable()
-export class Metrics {
+export class Metrics implements OnModuleInit, OnModuleDestroy {
   readonly registry = new Registry();
 
   readonly httpRequestDuration = new Histogram({
@@ -96,6 +98,16 @@ export class Metrics {
         if (queue) this.set(await queue.depth().catch(() => Number.NaN));
       },
     });
+  }
+
+  private readonly flushed = (appends: number) => this.appendBatchSize.observe(appends);
+
+  onModuleInit(): void {
+    find<EventEmitter2>(this.moduleRef, EventEmitter2)?.on(APPEND_FLUSHED, this.flushed);
+  }
+
+  onModuleDestroy(): void {
+    find<EventEmitter2>(this.moduleRef, EventEmitter2)?.off(APPEND_FLUSHED, this.flushed);
   }
 
   /** One command's end, as the request that ran it ended. */
