@@ -41,7 +41,8 @@ describe('Header per role', () => {
 
   it('brand goes to the dashboard; Logout logs out', () => {
     const handlers = renderHeader(manager);
-    fireEvent.click(screen.getByRole('button', { name: 'Go to dashboard' }));
+    // Its name starts with the visible product name (WCAG 2.5.3, label in name).
+    fireEvent.click(screen.getByRole('button', { name: 'AlignerFlow: Go to dashboard' }));
     expect(handlers.onHome).toHaveBeenCalled();
     fireEvent.click(within(bar()).getByRole('button', { name: 'Logout' }));
     expect(handlers.onLogout).toHaveBeenCalled();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { can, type User } from '@alignerflow/domain';
 import { Icon } from '../components/Icon';
+import { EnableNotificationsButton } from '../features/pwa/EnableNotificationsButton';
 import { InstallButton } from '../features/pwa/InstallButton';
 import { APP_TEXTS } from './texts';
 import type { Theme } from './useTheme';
@@ -43,7 +44,13 @@ export function Header({
   return (
     <header className="header">
       <div className="header__bar">
-        <button type="button" className="brand" onClick={run(onHome)} aria-label={APP_TEXTS.toDashboard}>
+        {/* The name starts with the visible product name, so speech users can say what they see. */}
+        <button
+          type="button"
+          className="brand"
+          onClick={run(onHome)}
+          aria-label={`${APP_TEXTS.productName}: ${APP_TEXTS.toDashboard}`}
+        >
           <span className="brand__mark" aria-hidden="true">
             <Icon name="tooth" size={20} />
           </span>
@@ -64,6 +71,7 @@ export function Header({
             </button>
           ) : null}
           <InstallButton className="button button--ghost" />
+          <EnableNotificationsButton className="button button--ghost" username={user.username} />
           <span className="header__role">
             <span className="muted">{APP_TEXTS.loggedInAs}</span> <strong>{user.role}</strong>
           </span>
@@ -115,6 +123,7 @@ export function Header({
           </button>
         ) : null}
         <InstallButton className="menu-item" />
+        <EnableNotificationsButton className="menu-item" username={user.username} />
         <button type="button" className="menu-item" onClick={run(onToggleTheme)}>
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
           {themeLabel}

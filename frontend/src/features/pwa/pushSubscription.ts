@@ -9,32 +9,28 @@ export function urlBase64ToUint8Array(base64: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Why this browser cannot take web push, or null when it can. */
+export function pushUnavailable(): string | null {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || typeof Notification === 'undefined')
+    return 'Web push is not supported by this browser.';
+  if (!window.isSecureContext) return 'Web push needs HTTPS (or localhost).';
+  return null;
+}
+
 /**
- * Subscribes this browser to web push for the signed-in user. Returns false (with a console
- * warning, never a user message) when push is unsupported, permission is not granted or a call fails.
+ * Subscribes this browser to web push for the signed-in user when notifications are already
+ * permitted; it never asks for the permission (browsers and Lighthouse treat a prompt nobody asked
+ * for as abuse: it is asked from the 'Enable notifications' button). Returns false (with a console
+ * note, never a user message) when push is unavailable, not permitted or a call fails.
  */
 export async function subscribeToPush(username: string): Promise<boolean> {
   try {
-    if (
-      !('serviceWorker' in navigator) ||
-      !('PushManager' in window) ||
-      typeof Notification === 'undefined'
-    ) {
-      console.warn('Web push is not supported by this browser.');
+    const unavailable = pushUnavailable();
+    if (unavailable) {
+      console.info(unavailable);
       return false;
     }
-    if (!window.isSecureContext) {
-      console.info('Web push needs HTTPS (or localhost).');
-      return false;
-    }
-    const permission =
-      Notification.permission === 'default'
-        ? await Notification.requestPermission()
-        : Notification.permission;
-    if (permission !== 'granted') {
-      console.warn('Notification permission not granted.');
-      return false;
-    }
+    if (Notification.permission !== 'granted') return false;
     const registration = await navigator.serviceWorker.ready;
     const { publicKey } = await api.vapidPublicKey();
     const subscription =

@@ -3,6 +3,7 @@ export const PWA_TEXTS = {
   updateAvailable: 'Update available',
   reload: 'Reload',
   installApp: 'Install App',
+  enableNotifications: 'Enable notifications',
   installed: 'App installed successfully',
   installUnavailable:
     'The install prompt is not available. AlignerFlow may already be installed, or use your browser menu to install it.',
