@@ -52,7 +52,7 @@ describe('Workflow Progress', () => {
     const { server } = renderDetail(manager, caseAt('Thermoforming'), {
       routes: { 'PUT /cases/CA-2025-123/stages/Thermoforming/assignee': { body: updated } },
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Reassign Thermoforming (assigned to Tech Team)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reassign Thermoforming, assigned to Tech Team' }));
     const select = screen.getByRole('combobox', { name: 'Assign Thermoforming to' }) as HTMLSelectElement;
     expect(Array.from(select.options).map((option) => option.value)).toEqual([
       'Unassigned',
@@ -69,7 +69,7 @@ describe('Workflow Progress', () => {
       expectedVersion: 1,
     });
     expect(screen.queryByRole('combobox', { name: 'Assign Thermoforming to' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Reassign Thermoforming (assigned to tech)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reassign Thermoforming, assigned to tech' })).toBeTruthy();
   });
 
   it('encodes the stage name in the path', async () => {
@@ -89,7 +89,7 @@ describe('Workflow Progress', () => {
   it('reassignment is disabled while the case is held', () => {
     renderDetail(manager, caseAt('Thermoforming', { onHold: true }));
     const reassign = screen.getByRole('button', {
-      name: 'Reassign Thermoforming (assigned to Tech Team)',
+      name: 'Reassign Thermoforming, assigned to Tech Team',
     }) as HTMLButtonElement;
     expect(reassign.disabled).toBe(true);
     expect(reassign.title).toBe('Reassignment is disabled while the case is on hold.');

@@ -73,7 +73,9 @@ export const CASE_DETAIL_TEXTS = {
   stageHeld: 'Current stage, on hold',
   stageUpcoming: 'Not started',
   since: (date: string) => `Since ${date}`,
-  reassign: (stage: string, assignee: string) => `Reassign ${stage} (assigned to ${assignee})`,
+  // No parentheses around the assignee: the button shows the name, and label-in-name checks
+  // (WCAG 2.5.3, axe) ignore a parenthetical, so the name must be plain words of the label.
+  reassign: (stage: string, assignee: string) => `Reassign ${stage}, assigned to ${assignee}`,
   assignTo: (stage: string) => `Assign ${stage} to`,
   reassignDisabledHeld: 'Reassignment is disabled while the case is on hold.',
   unassigned: 'Unassigned',
