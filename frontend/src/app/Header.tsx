@@ -71,7 +71,7 @@ export function Header({
             </button>
           ) : null}
           <InstallButton className="button button--ghost" />
-          <EnableNotificationsButton className="button button--ghost" username={user.username} />
+          <EnableNotificationsButton className="icon-button" username={user.username} iconOnly />
           <span className="header__role">
             <span className="muted">{APP_TEXTS.loggedInAs}</span> <strong>{user.role}</strong>
           </span>

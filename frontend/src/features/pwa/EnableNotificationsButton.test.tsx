@@ -105,6 +105,13 @@ describe('Enable notifications', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('icon-only in the header bar: the bell, named for screen readers and on hover', () => {
+    browserWithPush('default');
+    render(<EnableNotificationsButton className="icon-button" username="tech" iconOnly />);
+    expect(button()!.textContent).toBe('');
+    expect(button()!.getAttribute('title')).toBe(PWA_TEXTS.enableNotifications);
+  });
+
   it('no button where push cannot work: no Push API, or not a secure context', () => {
     browserWithPush('default');
     vi.stubGlobal('isSecureContext', false);
