@@ -93,9 +93,10 @@ describe('a process logging to its stdout', () => {
     NODE_PATH: path.join(ROOT, 'node_modules'),
     TERM: 'xterm-256color',
   };
-  // Either would override what the terminal says about colors.
+  // Each would override what the terminal says about colors (Node takes CI=true for 2 colors).
   delete env.NO_COLOR;
   delete env.FORCE_COLOR;
+  delete env.CI;
 
   it('writes JSON lines into a pipe', () => {
     const output = execFileSync(process.execPath, [script], { env, encoding: 'utf8' });
