@@ -99,14 +99,9 @@ export const EVENTS_APPENDED_CHANNEL = 'events_appended';
  */
 const MAX_DOCUMENT_STORED_BYTES = 32 * 1024 * 1024;
 
-/**
- * Events per appendStreams statement: 4 parameters each, with a stream's own 4 and a case_view row's
- * dozen, keeps a statement far below PostgreSQL's 65 535.
- */
-const CHUNK_ROWS = 1000;
-/** appendMany's chunks: events, and characters of JSON (a few MB per statement). */
-const APPEND_MANY_ROWS = 10_000;
-const APPEND_MANY_CHARS = 4 * 1024 * 1024;
+/** appendMany's statements: up to this many events, or characters of JSON (whole streams). */
+const MANY_ROWS = 10_000;
+const MANY_CHARS = 4 * 1024 * 1024;
 const STREAM_VERSION_KEY = 'events_stream_version_key';
 
 // ORDER BY must name events.transaction_id: a bare transaction_id would mean this text alias,
@@ -146,6 +141,7 @@ export class EventStore {
     private readonly codec?: EventCodec,
   ) {}
 
+  /** Throws WrongExpectedVersionError, with the stream's actual version, if the stream moved on. */
   async append(
     streamId: string,
     expectedVersion: number,
@@ -154,9 +150,8 @@ export class EventStore {
     queryRunner?: QueryRunner,
   ): Promise<RecordedEvent[]> {
     const [result] = await this.appendStreams([{ streamId, expectedVersion, events, metadata }], queryRunner);
-    if (!(result instanceof WrongExpectedVersionError)) return result;
-    const actual = await this.streamVersions([streamId], queryRunner);
-    throw new WrongExpectedVersionError(streamId, expectedVersion, actual.get(streamId) ?? 0);
+    if (result instanceof WrongExpectedVersionError) throw await this.withActualVersion(result, queryRunner);
+    return result;
   }
 
   /**
@@ -168,9 +163,10 @@ export class EventStore {
    * it, and by the unique (stream_id, stream_version) key against a writer racing it, whose
    * commit makes ours insert nothing (ON CONFLICT DO NOTHING: the statement goes on for the other
    * streams). Its further events are inserted only if its first was: once our version n+1 is in,
-   * no one else can hold n+2. Rows go in stream order, so two such statements never wait on each
-   * other in a cycle. The events come first in the statement, so it locks `events` before any
-   * table of `alongside`, in the order a projection rebuild's swap locks them.
+   * no one else can hold n+2. First events go in stream order (ORDER BY the ordinality needs no
+   * sort), so two such statements never wait on each other in a cycle. The events come first in
+   * the statement, so it locks `events` before any table of `alongside`, in the order a
+   * projection rebuild's swap locks them.
    *
    * wakeListeners 'caller': the events_appended trigger stays quiet, because the caller wakes the
    * listeners itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL serialise commits on
@@ -182,58 +178,25 @@ export class EventStore {
     queryRunner?: QueryRunner,
     wakeListeners: 'trigger' | 'caller' = 'trigger',
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
-    const total = appends.reduce((sum, { events }) => sum + events.length, 0);
-    if (appends.some(({ events }) => events.length === 0) || total > CHUNK_ROWS) {
-      throw new RangeError(`append takes 1 to ${CHUNK_ROWS} events per stream and in all, got ${total}`);
-    }
-    // Two appends to one stream would both claim the same versions.
-    if (new Set(appends.map(({ streamId }) => streamId)).size < appends.length) {
-      throw new Error('appendStreams: a stream appears more than once');
-    }
-    const params: unknown[] = [];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const rows: string[] = [];
-    const alongside: string[] = [];
-    for (const { streamId, expectedVersion, events, metadata, recordedAt, alongside: write } of appends) {
-      assertVersion(expectedVersion);
-      const [stream, expected] = [`${param(streamId)}::text`, `${param(expectedVersion)}::int`];
-      const shared = `${param(JSON.stringify(metadata))}::jsonb, ${param(recordedAt ?? null)}::timestamptz`;
-      events.forEach((event, index) =>
-        rows.push(
-          `(${stream}, ${expected}, ${param(expectedVersion + index + 1)}::int, ${param(event.type)}::text, ` +
-            `${param(this.schemaVersion(event))}::int, ${param(toJson(event.data))}::jsonb, ${shared})`,
-        ),
-      );
-      const mine = `FROM appended WHERE stream_id = ${stream}`;
-      const sql = write?.({
-        param,
-        lastPosition: `(SELECT max(global_position) ${mine})`,
-        appended: `EXISTS (SELECT ${mine})`,
-      });
-      if (sql) alongside.push(`, alongside${alongside.length} AS (${sql})`);
-    }
+    if (!appends.length) return [];
+    const sorted = [...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : 1));
+    const [{ params, alongside, rest }] = this.appendChunks(sorted);
     const quiet = wakeListeners === 'caller';
-    const insert = `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-      SELECT stream_id, version, type, schema_version, data, metadata, coalesce(recorded_at, now())`;
-    const sql = `
-      WITH ${quiet ? `quiet AS (SELECT set_config('${QUIET_SETTING}', 'on', true)),` : ''}
-      input (stream_id, expected, version, type, schema_version, data, metadata, recorded_at) AS (
-        VALUES ${rows.join(', ')}),
-      firsts AS (${insert} FROM input${quiet ? ', quiet' : ''}
-         WHERE version = expected + 1
-           AND (SELECT coalesce(max(stream_version), 0) FROM events e WHERE e.stream_id = input.stream_id) = expected
-         ORDER BY stream_id
-        ON CONFLICT ON CONSTRAINT ${STREAM_VERSION_KEY} DO NOTHING
-        RETURNING *),
-      rest AS (${insert} FROM input
-         WHERE version > expected + 1 AND stream_id IN (SELECT stream_id FROM firsts)
-         ORDER BY stream_id, version
-        RETURNING *),
-      appended AS (SELECT * FROM firsts UNION ALL SELECT * FROM rest)${alongside.join('')}
-      SELECT ${COLUMNS} FROM appended ORDER BY stream_id, stream_version`;
-    const inserted: EventRow[] = await (queryRunner ?? this.dataSource).query(sql, params);
+    const rows: EventRow[] = await (queryRunner ?? this.dataSource).query(
+      `WITH ${quiet ? `quiet AS (SELECT set_config('${QUIET_SETTING}', 'on', true)),` : ''}
+       firsts AS (${INSERT} FROM ${INPUT}${quiet ? ', quiet' : ''}
+          WHERE version = expected + 1
+            AND (SELECT coalesce(max(stream_version), 0) FROM events e WHERE e.stream_id = input.stream_id) = expected
+          ORDER BY n
+         ON CONFLICT ON CONSTRAINT ${STREAM_VERSION_KEY} DO NOTHING
+         RETURNING *),
+       ${rest ? `rest AS (${INSERT} FROM ${INPUT} WHERE version > expected + 1 AND stream_id IN (SELECT stream_id FROM firsts) RETURNING *),` : ''}
+       appended AS (SELECT * FROM firsts${rest ? ' UNION ALL SELECT * FROM rest' : ''})${alongside}
+       SELECT ${COLUMNS} FROM appended ORDER BY stream_id, stream_version`,
+      params,
+    );
     const byStream = new Map<string, RecordedEvent[]>();
-    for (const row of inserted) {
+    for (const row of rows) {
       const events = byStream.get(row.stream_id);
       if (events) events.push(this.toRecordedEvent(row));
       else byStream.set(row.stream_id, [this.toRecordedEvent(row)]);
@@ -381,103 +344,52 @@ export class EventStore {
 
   /**
    * Appends to many streams in one transaction (the caller's, or its own): the bulk import path.
-   * Expected versions are checked as in `append` (streams that go on: read first; new streams:
-   * the unique key); one stale stream rejects the whole batch. Returns the number of events written.
-   *
-   * One INSERT … SELECT FROM unnest per chunk of up to APPEND_MANY_ROWS events or
-   * APPEND_MANY_CHARS of JSON: the short columns as arrays, the documents as one text of JSON lines
-   * split by string_to_array (JSON.stringify never writes a raw newline). A parameter per value
-   * made node-pg and PostgreSQL handle six parameters per row, and a text[] of documents would have
-   * node-pg quote every `"`. The next chunk is built while PostgreSQL inserts the one before.
+   * One stale stream rejects the whole batch: streams that go on are checked first, new ones by
+   * the unique key (a plain INSERT, without appendStreams' per-row checks). Returns the number of
+   * events written. The next statement is built while PostgreSQL runs the one before.
    */
   async appendMany(
     batch: { streamId: string; expectedVersion: number; events: NewEvent[] }[],
     metadata: EventMetadata,
     queryRunner?: QueryRunner,
   ): Promise<number> {
-    const expected = new Map<string, number>();
-    for (const { streamId, expectedVersion, events } of batch) {
-      assertVersion(expectedVersion);
-      // Two entries for one stream would both claim the same versions.
-      if (expected.has(streamId)) throw new Error(`appendMany: stream ${streamId} appears more than once`);
-      if (events.length > 0) expected.set(streamId, expectedVersion);
-    }
-    if (expected.size === 0) return 0;
-
-    const schemaVersion = (event: NewEvent) => this.schemaVersion(event);
-    /** [stream ids, versions, types, schema versions, JSON lines] per chunk. */
-    function* chunks(): Generator<unknown[]> {
-      let streamIds: string[] = [];
-      let versions: number[] = [];
-      let types: string[] = [];
-      let schemaVersions: number[] = [];
-      let documents: string[] = [];
-      let chars = 0;
-      for (const { streamId, expectedVersion, events } of batch) {
-        for (let index = 0; index < events.length; index++) {
-          const document = toJson(events[index].data);
-          streamIds.push(streamId);
-          versions.push(expectedVersion + index + 1);
-          types.push(events[index].type);
-          schemaVersions.push(schemaVersion(events[index]));
-          documents.push(document);
-          chars += document.length;
-          if (documents.length >= APPEND_MANY_ROWS || chars >= APPEND_MANY_CHARS) {
-            yield [streamIds, versions, types, schemaVersions, documents.join('\n')];
-            [streamIds, versions, types, schemaVersions, documents, chars] = [[], [], [], [], [], 0];
-          }
-        }
-      }
-      if (documents.length) yield [streamIds, versions, types, schemaVersions, documents.join('\n')];
-    }
-
-    const insert = async (runner: QueryRunner, params: unknown[]): Promise<number> => {
-      try {
-        const result = await runner.query(
-          `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
-           SELECT r.stream_id, r.stream_version, r.type, r.schema_version, r.data::jsonb, $6::jsonb
-             FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], string_to_array($5::text, E'\\n'))
-               AS r(stream_id, stream_version, type, schema_version, data)`,
-          [...params, JSON.stringify(metadata)],
-          true,
-        );
-        return result.affected ?? 0;
-      } catch (err) {
-        if (!isStreamVersionConflict(err)) throw err;
-        const streamId = conflictingStream(err);
-        throw new WrongExpectedVersionError(
-          streamId ?? '(one of the batch)',
-          expected.get(streamId ?? '') ?? 0,
-        );
-      }
-    };
-
+    const appends = batch.filter(({ events }) => events.length > 0).map((entry) => ({ ...entry, metadata }));
+    const chunks = this.appendChunks(appends, MANY_ROWS, MANY_CHARS);
     const write = async (runner: QueryRunner): Promise<number> => {
-      // Streams expected to be new need no lookup: their version 1 would collide on the key.
-      const continued = [...expected].filter(([, version]) => version > 0);
-      if (continued.length > 0) {
-        const actual = await this.streamVersions(
-          continued.map(([streamId]) => streamId),
-          runner,
-        );
-        for (const [streamId, version] of continued) {
-          const actualVersion = actual.get(streamId) ?? 0;
-          if (actualVersion !== version)
-            throw new WrongExpectedVersionError(streamId, version, actualVersion);
+      const continued = appends.filter(({ expectedVersion }) => expectedVersion > 0);
+      const [stale]: { stream_id: string; expected: number; actual: number }[] = await runner.query(
+        `SELECT * FROM (SELECT *, (SELECT coalesce(max(stream_version), 0) FROM events e WHERE e.stream_id = k.stream_id) AS actual
+                          FROM unnest($1::text[], $2::int[]) AS k(stream_id, expected)) AS v
+          WHERE actual <> expected LIMIT 1`,
+        [continued.map(({ streamId }) => streamId), continued.map(({ expectedVersion }) => expectedVersion)],
+      );
+      if (stale) throw new WrongExpectedVersionError(stale.stream_id, stale.expected, stale.actual);
+      const insert = async ({ params }: AppendChunk): Promise<number> => {
+        try {
+          return (await runner.query(`${INSERT} FROM ${INPUT}`, params, true)).affected ?? 0;
+        } catch (err) {
+          const { code, constraint, detail } =
+            (err as { driverError?: PgError }).driverError ?? (err as PgError);
+          if (code !== '23505' || constraint !== STREAM_VERSION_KEY) throw err;
+          // From "Key (stream_id, stream_version)=(case-1, 1) already exists."
+          const streamId = /^Key \(stream_id, stream_version\)=\((.*), \d+\) already exists/.exec(
+            detail ?? '',
+          )?.[1];
+          const expected = appends.find((append) => append.streamId === streamId)?.expectedVersion ?? 0;
+          throw new WrongExpectedVersionError(streamId ?? '(one of the batch)', expected);
         }
-      }
+      };
       let written = 0;
       let inserting: Promise<number> | undefined;
-      for (const params of chunks()) {
-        // Built while the chunk before is being inserted; one statement in flight at a time.
+      for (const chunk of chunks) {
         if (inserting) written += await inserting;
-        inserting = insert(runner, params);
+        inserting = insert(chunk);
         // Awaited below; until then a failure must not count as an unhandled rejection.
         inserting.catch(() => undefined);
         // Let the statement go out before the next chunk's CPU work.
         await new Promise((resolve) => setImmediate(resolve));
       }
-      return written + (await inserting!);
+      return written + ((await inserting) ?? 0);
     };
     return queryRunner ? write(queryRunner) : withTransaction(this.dataSource, write);
   }
@@ -507,6 +419,18 @@ export class EventStore {
     );
   }
 
+  /** `stale` with the stream's version as this connection now sees it. */
+  private async withActualVersion(
+    stale: WrongExpectedVersionError,
+    queryRunner?: QueryRunner,
+  ): Promise<WrongExpectedVersionError> {
+    const [{ version }]: { version: number }[] = await (queryRunner ?? this.dataSource).query(
+      'SELECT coalesce(max(stream_version), 0) AS version FROM events WHERE stream_id = $1',
+      [stale.streamId],
+    );
+    return new WrongExpectedVersionError(stale.streamId, stale.expectedVersion, version);
+  }
+
   private schemaVersion(event: NewEvent): number {
     return event.schemaVersion ?? this.codec?.schemaVersionOf(event.type) ?? 1;
   }
@@ -534,13 +458,59 @@ export class EventStore {
     };
   }
 
-  private async streamVersions(streamIds: string[], queryRunner?: QueryRunner): Promise<Map<string, number>> {
-    const rows: { stream_id: string; version: number }[] = await (queryRunner ?? this.dataSource).query(
-      `SELECT stream_id, max(stream_version) AS version FROM events
-        WHERE stream_id = ANY($1::text[]) GROUP BY stream_id`,
-      [streamIds],
-    );
-    return new Map(rows.map((row) => [row.stream_id, row.version]));
+  /**
+   * The parameters of INPUT for `appends`, in their order: one chunk per `maxRows` events or
+   * `maxChars` characters of JSON (streams whole), with each stream's `alongside` SQL.
+   */
+  private *appendChunks(
+    appends: StreamAppend[],
+    maxRows = Infinity,
+    maxChars = Infinity,
+  ): Generator<AppendChunk> {
+    const seen = new Set<string>();
+    let chunk = new AppendChunk();
+    let shared: StreamAppend | undefined;
+    for (const append of appends) {
+      const { streamId, expectedVersion, events, metadata, recordedAt, alongside } = append;
+      if (!Number.isInteger(expectedVersion) || expectedVersion < 0)
+        throw new RangeError(`expectedVersion must be an integer >= 0, got ${expectedVersion}`);
+      if (!events.length) throw new RangeError(`an append takes at least one event (stream ${streamId})`);
+      // Two appends to one stream would both claim the same versions.
+      if (seen.size === seen.add(streamId).size) throw new Error(`stream ${streamId} appears more than once`);
+      if (!chunk.contexts.length || metadata !== shared?.metadata || recordedAt !== shared.recordedAt) {
+        chunk.contexts.push(JSON.stringify([metadata, recordedAt ?? null]));
+        shared = append;
+      }
+      const [ids, expected, versions, types, schemaVersions, documents, contexts] = chunk.columns;
+      events.forEach((event, index) => {
+        const document = toJson(event.data);
+        chunk.chars += document.length;
+        ids.push(streamId);
+        expected.push(expectedVersion);
+        versions.push(expectedVersion + index + 1);
+        types.push(event.type);
+        schemaVersions.push(this.schemaVersion(event));
+        documents.push(document);
+        contexts.push(chunk.contexts.length - 1);
+      });
+      chunk.streams++;
+      chunk.rest ||= events.length > 1;
+      if (alongside) {
+        const param = (value: unknown) => `$${chunk.params.push(value)}`;
+        const mine = `FROM appended WHERE stream_id = ${param(streamId)}`;
+        const sql = alongside({
+          param,
+          lastPosition: `(SELECT max(global_position) ${mine})`,
+          appended: `EXISTS (SELECT ${mine})`,
+        });
+        chunk.alongside += `, alongside${chunk.streams} AS (${sql})`;
+      }
+      if (ids.length >= maxRows || chunk.chars >= maxChars) {
+        yield chunk.done();
+        chunk = new AppendChunk();
+      }
+    }
+    if (chunk.streams) yield chunk.done();
   }
 }
 
@@ -581,33 +551,47 @@ function isAfter(a: Checkpoint, b: Checkpoint): boolean {
   return (byNumber(a.transactionId, b.transactionId) || byNumber(a.position, b.position)) > 0;
 }
 
-function assertVersion(version: number): void {
-  if (!Number.isInteger(version) || version < 0) {
-    throw new RangeError(`expectedVersion must be an integer >= 0, got ${version}`);
-  }
-}
-
 /** Serialised here: pg would turn a top-level JS array into a PostgreSQL array, not JSON. */
 function toJson(data: unknown): string {
   return JSON.stringify(data ?? null);
 }
 
+/**
+ * Events to insert, from arrays and one text of JSON lines split by string_to_array (JSON.stringify
+ * never writes a raw newline): a parameter per value costs node-pg and PostgreSQL far more, and a
+ * text[] of documents would have node-pg quote every `"`. Metadata and recordedAt go once per run
+ * of streams sharing them ($8, a JSON array; `context` indexes it).
+ */
+const INPUT = `unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::int[], string_to_array($6, E'\\n'), $7::int[])
+  WITH ORDINALITY AS input(stream_id, expected, version, type, schema_version, data, context, n)`;
+const INSERT = `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
+  SELECT stream_id, version, type, schema_version, data::jsonb, $8::jsonb -> context -> 0,
+         coalesce(($8::jsonb -> context ->> 1)::timestamptz, now())`;
+
+/** INPUT's parameters for some appends, as they are being collected. */
+class AppendChunk {
+  /** Per event: stream ids, expected versions, versions, types, schema versions, JSON, context. */
+  columns: unknown[][] = [[], [], [], [], [], [], []];
+  chars = 0;
+  streams = 0;
+  /** JSON of [metadata, recordedAt]. */
+  contexts: string[] = [];
+  /** INPUT's, then alongside's. */
+  params: unknown[] = new Array(8);
+  alongside = '';
+  /** Whether a stream has more than one event. */
+  rest = false;
+
+  done(): this {
+    const [ids, expected, versions, types, schemaVersions, documents, contexts] = this.columns;
+    const input = [ids, expected, versions, types, schemaVersions, documents.join('\n'), contexts];
+    this.params.splice(0, 8, ...input, `[${this.contexts.join(',')}]`);
+    return this;
+  }
+}
+
 /** TypeORM's QueryFailedError keeps the pg error as driverError. */
-function driverError(err: unknown): { code?: string; constraint?: string; detail?: string } {
-  return (err as { driverError?: object }).driverError ?? (err as object);
-}
-
-function isStreamVersionConflict(err: unknown): boolean {
-  const { code, constraint } = driverError(err);
-  return code === '23505' && constraint === STREAM_VERSION_KEY;
-}
-
-/** From "Key (stream_id, stream_version)=(case-1, 1) already exists." */
-function conflictingStream(err: unknown): string | undefined {
-  return /^Key \(stream_id, stream_version\)=\((.*), \d+\) already exists/.exec(
-    driverError(err).detail ?? '',
-  )?.[1];
-}
+type PgError = { code?: string; constraint?: string; detail?: string };
 
 /**
  * Queues the writers of one stream for the rest of the transaction. Optimistic concurrency alone
