@@ -6,7 +6,7 @@ import { secretKeys } from './support/no-secrets';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const withoutVersion = ({ version: _, ...rest }: { version: number }) => rest;
-const READ_MODELS = ['case_view', 'user_view', 'case_ids'];
+const READ_MODELS = ['case_view', 'case_notes', 'user_view', 'case_ids'];
 
 /** A backup as the spec's original app wrote it: plain passwords, role 'admin', only the spec's fields. */
 function specFormatBackup() {
@@ -148,7 +148,7 @@ describe('backup, restore and event export', () => {
     expect((await lab.anonymous.get('/events/export')).status).toBe(401);
   });
 
-  it('backs up users with their password hashes and the cases as GET /cases shows them', async () => {
+  it('backs up users with their password hashes and the whole cases, as GET /cases/{id} shows them', async () => {
     const backup = await admin.get('/backup');
     expect(backup.status).toBe(200);
     expect(backup.headers.get('content-type')).toMatch(/^application\/json/);
@@ -174,8 +174,16 @@ describe('backup, restore and event export', () => {
       ]);
       expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     }
-    expect(backup.body.cases).toEqual((await admin.get('/cases')).body);
     expect(backup.body.cases).toHaveLength(5);
+    // The list's summaries, each with its notes: every note is in the backup.
+    const list = (await admin.get('/cases')).body;
+    expect(
+      backup.body.cases.map(({ notes, ...fields }: { notes: unknown[] }) => ({
+        ...fields,
+        noteCount: notes.length,
+      })),
+    ).toEqual(list);
+    for (const item of backup.body.cases) expect(item).toEqual((await admin.get(`/cases/${item.id}`)).body);
   });
 
   it('round trip: backup, restore, backup gives the same cases and users, and keeps the history', async () => {
@@ -372,7 +380,9 @@ describe('backup, restore and event export', () => {
       'CA-2024-009',
       'CA-2024-077',
     ]);
-    const [first, minimal, completed] = cases;
+    const [first, minimal, completed] = await Promise.all(
+      cases.map(async (item: { id: string }) => (await newAdmin.get(`/cases/${item.id}`)).body),
+    );
     expect(first).toMatchObject({
       status: 'Digital Planning',
       assignedDoctorUsername: 'dr.lee',

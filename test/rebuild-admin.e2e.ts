@@ -64,9 +64,10 @@ describe('projection rebuild: admin endpoint', () => {
     expect((await admin.post('/cases/CA-2024-001/notes', { text: 'after the rebuild' })).status).toBe(201);
     const moved = await admin.get('/cases', { 'if-none-match': cases.headers.get('etag')! });
     expect(moved.status).toBe(200);
-    expect(moved.body.find((item: { id: string }) => item.id === 'CA-2024-001').notes.at(-1).text).toBe(
-      'after the rebuild',
-    );
+    const noted = moved.body.find((item: { id: string }) => item.id === 'CA-2024-001');
+    const before = cases.body.find((item: { id: string }) => item.id === 'CA-2024-001');
+    expect(noted.noteCount).toBe(before.noteCount + 1);
+    expect((await admin.get('/cases/CA-2024-001')).body.notes.at(-1).text).toBe('after the rebuild');
   });
 
   it('runs one rebuild at a time: in this process they queue, another process holding the lock refuses', async () => {

@@ -23,7 +23,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 const TARGET_EVENTS = 100_000;
 const CASES = 6000;
 const LANES = 4;
-const READ_MODELS = ['case_view', 'user_view', 'case_ids'];
+const READ_MODELS = ['case_view', 'case_notes', 'user_view', 'case_ids'];
 
 const MANAGER: Actor = { username: 'admin', role: 'Manager' };
 const ACTORS: Actor[] = [
@@ -337,7 +337,7 @@ describe('projection rebuild', () => {
       "SELECT count(*)::int AS checkpoint FROM projection_checkpoints WHERE name = 'rebuild'",
     );
     const [{ shadows }] = await dataSource.query(
-      "SELECT count(*)::int AS shadows FROM pg_class WHERE relname IN ('case_view_rebuild', 'user_view_rebuild', 'case_ids_rebuild')",
+      "SELECT count(*)::int AS shadows FROM pg_class WHERE relname IN ('case_view_rebuild', 'case_notes_rebuild', 'user_view_rebuild', 'case_ids_rebuild')",
     );
     return { checkpoint, shadows };
   }
@@ -378,11 +378,12 @@ describe('projection rebuild', () => {
     expect(await rebuildState()).toEqual({ checkpoint: 0, shadows: 0 });
     // The swapped-in tables keep the live tables' index names.
     const indexes: { indexname: string }[] = await dataSource.query(
-      "SELECT indexname FROM pg_indexes WHERE tablename IN ('case_view', 'user_view', 'case_ids') ORDER BY 1",
+      "SELECT indexname FROM pg_indexes WHERE tablename IN ('case_view', 'case_notes', 'user_view', 'case_ids') ORDER BY 1",
     );
     expect(indexes.map((row) => row.indexname)).toEqual([
       'case_ids_pkey',
       'case_ids_year',
+      'case_notes_pkey',
       'case_view_doctor',
       'case_view_last_position',
       'case_view_pkey',
@@ -397,7 +398,7 @@ describe('projection rebuild', () => {
     await expect(rebuilder.run({ batchSize: 5000, flushIntervalMs: 0, crashAfterWrites: 8 })).rejects.toThrow(
       'test hook',
     );
-    expect(await rebuildState()).toEqual({ checkpoint: 1, shadows: 3 });
+    expect(await rebuildState()).toEqual({ checkpoint: 1, shadows: 4 });
     // Meanwhile the API still serves from the live tables.
     expect((await admin.get('/cases')).body.length).toBeGreaterThan(1000);
 

@@ -19,7 +19,7 @@ import { DataSource, type QueryRunner } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
 import { toCaseEvent } from '../cases/case-events.js';
 import { CaseImportService, type CaseImportReport } from '../cases/case-import.service.js';
-import { CaseViewProjection } from '../cases/projections/case-view.projection.js';
+import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';
 import { DomainRejection } from '../common/domain-rejection.js';
 import {
   EventStore,
@@ -102,10 +102,10 @@ export class BackupService {
                   ORDER BY username_key), '[]')::text AS users
            FROM user_view WHERE NOT deleted`,
       );
-      // The query of CasesQueries.list for staff.
+      // Every case the staff list shows, whole: its notes included.
       const [{ cases }] = await runner.query(
-        `SELECT coalesce(json_agg(data || jsonb_build_object('version', version) ORDER BY created_date DESC, id), '[]')::text AS cases
-           FROM case_view WHERE NOT deleted`,
+        `SELECT coalesce(json_agg(${WHOLE_CASE_SQL} ORDER BY v.created_date DESC, v.id), '[]')::text AS cases
+           FROM case_view v WHERE NOT v.deleted`,
       );
       await runner.query('COMMIT');
       return `{"users":${users},"cases":${cases}}`;
@@ -275,7 +275,7 @@ export class BackupService {
         metadata,
         runner,
       );
-      await this.caseProjection.apply(evolve(state, toCaseEvent(deleted)), deleted.position, runner);
+      await this.caseProjection.apply(evolve(state, toCaseEvent(deleted)), deleted.position, runner, state);
     }
   }
 

@@ -23,7 +23,7 @@ import {
   type StreamAppend,
 } from '../event-store/event-store.js';
 import { APPEND_FLUSHED, GroupCommit } from '../event-store/group-commit.js';
-import { CaseViewProjection, type CaseViewRow } from './projections/case-view.projection.js';
+import { CaseViewProjection } from './projections/case-view.projection.js';
 
 export interface CommandOptions {
   /** The stream version the user saw; a mismatch is a 409 instead of a re-decision. */
@@ -117,7 +117,7 @@ export class CaseCommandService {
         const now = options.at ?? new Date().toISOString();
         const events = this.decide(state, command, actor, options, now);
         if (!events.length && memory) continue;
-        if (!events.length) return state!;
+        if (!events.length) return this.projection.withNotes(state!);
         // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
         const next = events.reduce<Case | null>(
           (current, { type, data }) =>
@@ -136,15 +136,17 @@ export class CaseCommandService {
           metadata: { actor, correlationId: options.correlationId },
           recordedAt: now,
           alongside: ({ param, lastPosition, appended }) =>
-            this.projection.upsertSql(next, { param, lastPosition, when: appended }),
+            this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
         };
         await (options.beforeAppend
           ? this.appendWithSideWrites(append, options.beforeAppend)
           : this.appends.append(append));
-        this.remembered.set(caseId, next);
+        // The answer is the whole case: a snapshot's earlier notes are read once, then remembered.
+        const whole = await this.projection.withNotes(next);
+        this.remembered.set(caseId, whole);
         if (this.remembered.size > REMEMBERED_CASES)
           this.remembered.delete(this.remembered.keys().next().value!);
-        return next;
+        return whole;
       } catch (error) {
         const stale = error instanceof WrongExpectedVersionError;
         if (memory && (stale || error instanceof DomainRejection)) continue;
@@ -158,12 +160,8 @@ export class CaseCommandService {
   }
 
   /** The case's case_view row as its state, or null when it has none (never created). */
-  private async snapshot(caseId: string): Promise<Case | null> {
-    const [row]: CaseViewRow[] = await this.dataSource.query(
-      'SELECT data, version, deleted FROM case_view WHERE id = $1',
-      [caseId],
-    );
-    return row ? CaseViewProjection.toCase(row) : null;
+  private snapshot(caseId: string): Promise<Case | null> {
+    return this.projection.snapshot(caseId);
   }
 
   /** The events the command decides on `state`; throws the domain's rejection. */

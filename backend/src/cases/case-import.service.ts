@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { caseStreamId, type Actor, type Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
-import { caseIdRows, caseRow, LIVE_TABLES, writeReadModelRows } from '../projections/read-model-replay.js';
+import {
+  caseIdRows,
+  caseRow,
+  LIVE_TABLES,
+  noteRows,
+  writeReadModelRows,
+} from '../projections/read-model-replay.js';
 
 /** What an import did, for the restore's log line and the bulk-import benchmark. */
 export interface CaseImportReport {
@@ -19,7 +25,7 @@ export interface CaseImportReport {
  *
  * In bulk, in the caller's transaction: one read of the streams' versions, the events in a few
  * large INSERTs (EventStore.appendMany, which checks the versions read), one read of their
- * positions, and the case_view and case_ids rows in one statement each — the rows
+ * positions, and the case_view, case_notes and case_ids rows in one statement each — the rows
  * CaseViewProjection writes for a command, as the projection rebuild writes them. A few
  * statements however many cases, where one round trip per case made a restore of 100,000 cases
  * take minutes.
@@ -66,11 +72,15 @@ export class CaseImportService {
     // evolve deep-copies the case to stay pure (a third of the import's Node time); the row is
     // only serialised here, so a shallow copy does. test/backup.e2e.ts checks that a rebuild by
     // replay (evolve) writes exactly these rows.
-    const rows = cases.map((imported, index) =>
-      caseRow({ state: { ...imported, version: expected[index] + 1 }, position: appended[index].position }),
-    );
+    const entries = cases.map((imported, index) => ({
+      state: { ...imported, version: expected[index] + 1 },
+      position: appended[index].position,
+    }));
     await writeReadModelRows(runner, LIVE_TABLES, {
-      cases: rows,
+      cases: entries.map(caseRow),
+      // A restored case replaces whatever notes rows a case of that id had.
+      notes: entries.flatMap((entry) => noteRows(entry)),
+      notesReplaced: cases.map((imported) => imported.id),
       users: [],
       caseIds: cases.flatMap((imported) => caseIdRows(imported.id)),
     });

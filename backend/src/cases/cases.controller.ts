@@ -74,7 +74,7 @@ export class CasesController {
 
   @Get('cases/:id/history')
   async history(@CurrentActor() actor: Actor, @Param('id') id: string) {
-    if (!(await this.queries.findVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
+    if (!(await this.queries.isVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
     return this.queries.history(id);
   }
 

@@ -9,10 +9,12 @@ import {
   type Actor,
   type Case,
   type CaseStatus,
+  type CaseSummary,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
 import { CaseListCache, type ListVersion } from './case-list-cache.js';
+import { CASE_SUMMARY_SQL, WHOLE_CASE_SQL } from './projections/case-view.projection.js';
 
 const SYSTEM_ACTOR = { username: 'system', role: 'System' };
 
@@ -54,29 +56,42 @@ export class CasesQueries implements OnModuleDestroy {
     return this.listCache.version(scope, () => this.listJson(actor));
   }
 
-  async list(actor: Actor): Promise<Case[]> {
+  async list(actor: Actor): Promise<CaseSummary[]> {
     return JSON.parse(await this.listJson(actor));
   }
 
-  /** The JSON is assembled by PostgreSQL: no parse and re-serialise of every case in Node. */
+  /**
+   * Summaries (a note count, not the notes), so the list does not grow with the cases' notes.
+   * The JSON is assembled by PostgreSQL: no parse and re-serialise of every case in Node.
+   */
   private async listJson(actor: Actor): Promise<string> {
     const { where, params } = this.visibleTo(actor);
     const [row] = await this.dataSource.query(
-      `SELECT coalesce(json_agg(data || jsonb_build_object('version', version) ORDER BY created_date DESC, id), '[]')::text AS list
-         FROM case_view WHERE ${where}`,
+      `SELECT coalesce(json_agg(${CASE_SUMMARY_SQL} ORDER BY created_date DESC, id), '[]')::text AS list
+         FROM case_view v WHERE ${where}`,
       params,
     );
     return row.list;
   }
 
+  /** The whole case, notes included, if the caller may see it. */
   async findVisible(actor: Actor, id: string): Promise<Case | undefined> {
-    const rows: { data: Case; version: number; deleted: boolean }[] = await this.dataSource.query(
-      'SELECT data, version, deleted FROM case_view WHERE id = $1',
+    const [row]: { found: Case; deleted: boolean }[] = await this.dataSource.query(
+      `SELECT ${WHOLE_CASE_SQL} AS found, v.deleted FROM case_view v WHERE v.id = $1`,
       [id],
     );
-    if (!rows[0]) return undefined;
-    const found: Case = { ...rows[0].data, version: rows[0].version };
-    return canSeeCase(actor, { ...found, deleted: rows[0].deleted }) ? found : undefined;
+    if (!row) return undefined;
+    return canSeeCase(actor, { ...row.found, deleted: row.deleted }) ? row.found : undefined;
+  }
+
+  /** Whether the caller may see the case (its notes left unread). */
+  async isVisible(actor: Actor, id: string): Promise<boolean> {
+    const [row]: { assigned_doctor: string | null; deleted: boolean }[] = await this.dataSource.query(
+      "SELECT data->>'assignedDoctorUsername' AS assigned_doctor, deleted FROM case_view WHERE id = $1",
+      [id],
+    );
+    if (!row) return false;
+    return canSeeCase(actor, { assignedDoctorUsername: row.assigned_doctor, deleted: row.deleted });
   }
 
   async history(id: string): Promise<CaseHistoryEntry[]> {

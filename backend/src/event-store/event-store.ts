@@ -75,9 +75,10 @@ export interface StreamAppend {
   recordedAt?: string;
   /**
    * A write that commits with the events, in the same statement; it must do nothing unless this
-   * stream's events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}).
+   * stream's events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}); several
+   * writes (one data-modifying CTE body each) go as an array.
    */
-  alongside?: (sql: AlongsideSql) => string;
+  alongside?: (sql: AlongsideSql) => string | string[];
 }
 
 export interface AlongsideSql {
@@ -498,12 +499,14 @@ export class EventStore {
       if (alongside) {
         const param = (value: unknown) => `$${chunk.params.push(value)}`;
         const mine = `FROM appended WHERE stream_id = ${param(streamId)}`;
-        const sql = alongside({
+        const writes = alongside({
           param,
           lastPosition: `(SELECT max(global_position) ${mine})`,
           appended: `EXISTS (SELECT ${mine})`,
         });
-        chunk.alongside += `, alongside${chunk.streams} AS (${sql})`;
+        [writes].flat().forEach((sql, index) => {
+          chunk.alongside += `, alongside${chunk.streams}_${index} AS (${sql})`;
+        });
       }
       if (ids.length >= maxRows || chunk.chars >= maxChars) {
         yield chunk.done();

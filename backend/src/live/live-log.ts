@@ -7,13 +7,14 @@ import {
   sameUsername,
   type Actor,
   type Alert,
-  type Case,
+  type CaseSummary,
   type User,
   RESTORE_MARKER,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
 import { CasesQueries } from '../cases/cases.queries.js';
+import { CASE_SUMMARY_SQL } from '../cases/projections/case-view.projection.js';
 import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
 import { UsersQueries, withoutSecrets } from '../users/users.queries.js';
 import { compareKeys, messageFrame } from './sse-frames.js';
@@ -59,7 +60,8 @@ export interface LogSegment {
 }
 
 interface CaseRow {
-  case: Case;
+  /** The summary GET /cases carries: a case's notes never travel on the live stream. */
+  case: CaseSummary;
   deleted: boolean;
 }
 
@@ -220,9 +222,8 @@ export class LiveLog {
 
   private async loadCases(ids: string[]): Promise<Map<string, CaseRow>> {
     if (!ids.length) return new Map();
-    const rows: { id: string; data: Case; deleted: boolean }[] = await this.dataSource.query(
-      `SELECT id, data || jsonb_build_object('version', version) AS data, deleted
-         FROM case_view WHERE id = ANY($1::text[])`,
+    const rows: { id: string; data: CaseSummary; deleted: boolean }[] = await this.dataSource.query(
+      `SELECT v.id, ${CASE_SUMMARY_SQL} AS data, v.deleted FROM case_view v WHERE v.id = ANY($1::text[])`,
       [ids],
     );
     return new Map(rows.map((row) => [row.id, { case: row.data, deleted: row.deleted }]));
@@ -304,7 +305,7 @@ function usersMessage(key: Checkpoint, users: User[]): LiveMessage {
   };
 }
 
-function casesRefreshMessage(key: Checkpoint, list: Case[]): LiveMessage {
+function casesRefreshMessage(key: Checkpoint, list: CaseSummary[]): LiveMessage {
   const all = sharedFrame(key.position, 'cases_refresh', list);
   return {
     key,

@@ -8,10 +8,11 @@ import {
 import { ReadModelReplay, type PendingRows, type ReadModelTables } from './read-model-replay.js';
 
 /** Every table projected from the events; a rebuild replaces all of them at once. */
-export const READ_MODEL_TABLES = ['case_view', 'user_view', 'case_ids'] as const;
+export const READ_MODEL_TABLES = ['case_view', 'case_notes', 'user_view', 'case_ids'] as const;
 export const REBUILD_CHECKPOINT = 'rebuild';
 const SHADOW: ReadModelTables = {
   caseView: 'case_view_rebuild',
+  caseNotes: 'case_notes_rebuild',
   userView: 'user_view_rebuild',
   caseIds: 'case_ids_rebuild',
 };

@@ -2,23 +2,31 @@ import {
   CASE_EVENT_TYPES,
   evolveInPlace,
   evolveUser,
+  notesSize,
   type Case,
   type UserEventData,
   type UserState,
 } from '@alignerflow/domain';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
+import {
+  CASE_VIEW_ROW_COLUMNS,
+  CaseViewProjection,
+  type CaseViewRow,
+} from '../cases/projections/case-view.projection.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
 
 /** Where rows go: the live read models, or their shadows during a rebuild. */
 export interface ReadModelTables {
   caseView: string;
+  caseNotes: string;
   userView: string;
   caseIds: string;
 }
 
 export const LIVE_TABLES: ReadModelTables = {
   caseView: 'case_view',
+  caseNotes: 'case_notes',
   userView: 'user_view',
   caseIds: 'case_ids',
 };
@@ -27,6 +35,13 @@ export interface Entry<S> {
   state: S;
   /** Global position of the last event applied to the stream: the row's last_position. */
   position: string;
+  /**
+   * Cases: how many of the case's notes (from the first) its case_notes rows hold; the rows of
+   * the others are written with the case's row. 0 and a replaced case: every note is written, and
+   * rows beyond the case's notes are removed (a restore may bring a case with fewer notes).
+   */
+  notesWritten?: number;
+  notesReplaced?: boolean;
 }
 
 const CASE_PREFIX = 'case-';
@@ -143,8 +158,12 @@ export class ReadModelReplay {
       if (entry) {
         entry.state = state;
         entry.position = event.position;
+        if (event.type === 'CaseImported') {
+          entry.notesWritten = 0;
+          entry.notesReplaced = true;
+        }
       } else {
-        this.cases.set(stream.key, { state, position: event.position });
+        this.cases.set(stream.key, { state, position: event.position, notesWritten: 0 });
       }
       this.dirtyCases.add(stream.key);
       if (event.type === 'CaseCreated' || event.type === 'CaseImported') this.newCaseIds.add(state.id);
@@ -169,14 +188,15 @@ export class ReadModelReplay {
       if (stream?.kind === 'user' && !this.users.has(stream.key)) userKeys.add(stream.key);
     }
     if (caseKeys.size) {
-      const rows: { id: string; data: Case; deleted: boolean; last_position: string }[] = await db.query(
-        `SELECT id, data, deleted, last_position::text FROM ${this.tables.caseView} WHERE id = ANY($1::text[])`,
+      const rows: (CaseViewRow & { id: string; last_position: string })[] = await db.query(
+        `SELECT id, ${CASE_VIEW_ROW_COLUMNS}, last_position::text FROM ${this.tables.caseView}
+          WHERE id = ANY($1::text[])`,
         [[...caseKeys]],
       );
       for (const row of rows) {
-        // The row's data is the state without `deleted` (CaseViewProjection), version included.
-        const state: Case = row.deleted ? { ...row.data, deleted: true } : row.data;
-        this.cases.set(row.id, { state, position: row.last_position });
+        // The snapshot a command decides on: the notes stay in the table, counted.
+        const state = CaseViewProjection.toCase(row);
+        this.cases.set(row.id, { state, position: row.last_position, notesWritten: row.note_count });
       }
     }
     if (userKeys.size) {
@@ -206,11 +226,18 @@ export class ReadModelReplay {
    * rows are being written. Synchronous, so nothing changes in between.
    */
   takePending(): PendingRows {
+    const dirty = [...this.dirtyCases].map((key) => this.cases.get(key)!);
     const pending: PendingRows = {
-      cases: [...this.dirtyCases].map((key) => caseRow(this.cases.get(key)!)),
+      cases: dirty.map(caseRow),
+      notes: dirty.flatMap(noteRows),
+      notesReplaced: dirty.filter((entry) => entry.notesReplaced).map((entry) => entry.state.id),
       users: [...this.dirtyUsers].map((key) => userRow(this.users.get(key)!)),
       caseIds: [...this.newCaseIds].flatMap(caseIdRows),
     };
+    for (const entry of dirty) {
+      entry.notesWritten = notesSize(entry.state).count;
+      entry.notesReplaced = false;
+    }
     this.dirtyCases.clear();
     this.dirtyUsers.clear();
     this.newCaseIds.clear();
@@ -244,20 +271,37 @@ export async function writeReadModelRows(
   if (pending.cases.length) {
     await runner.query(
       `INSERT INTO ${tables.caseView} (id, data, status, assigned_doctor, on_hold, delivery_date,
-              status_entered_at, created_date, version, deleted, last_position)
+              status_entered_at, created_date, version, deleted, last_position, note_count, notes_text_length)
        SELECT r.id, r.data::jsonb, r.status, r.assigned_doctor, r.on_hold, r.delivery_date::date,
               r.status_entered_at::timestamptz, r.created_date::timestamptz, r.version, r.deleted,
-              r.last_position::bigint
+              r.last_position::bigint, r.note_count, r.notes_text_length
          FROM unnest($1::text[], string_to_array($2::text, E'\\n'), $3::text[], $4::text[], $5::boolean[],
-                     $6::text[], $7::text[], $8::text[], $9::int[], $10::boolean[], $11::text[])
+                     $6::text[], $7::text[], $8::text[], $9::int[], $10::boolean[], $11::text[], $12::int[],
+                     $13::int[])
            AS r(id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at, created_date,
-                version, deleted, last_position)
+                version, deleted, last_position, note_count, notes_text_length)
        ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
          assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
          delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
          created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
-         last_position = excluded.last_position`,
-      columns(pending.cases, 11).map((column, index) => (index === 1 ? column.join('\n') : column)),
+         last_position = excluded.last_position, note_count = excluded.note_count,
+         notes_text_length = excluded.notes_text_length`,
+      columns(pending.cases, 13).map((column, index) => (index === 1 ? column.join('\n') : column)),
+    );
+  }
+  if (pending.notesReplaced.length) {
+    await runner.query(`DELETE FROM ${tables.caseNotes} WHERE case_id = ANY($1::text[])`, [
+      pending.notesReplaced,
+    ]);
+  }
+  if (pending.notes.length) {
+    const [ids, ordinals, notes] = columns(pending.notes, 3);
+    await runner.query(
+      `INSERT INTO ${tables.caseNotes} (case_id, ordinal, note)
+       SELECT r.id, r.ordinal, r.note::jsonb
+         FROM unnest($1::text[], $2::int[], string_to_array($3::text, E'\\n')) AS r(id, ordinal, note)
+       ON CONFLICT (case_id, ordinal) DO UPDATE SET note = excluded.note`,
+      [ids, ordinals, notes.join('\n')],
     );
   }
   if (pending.users.length) {
@@ -290,6 +334,10 @@ export async function writeReadModelRows(
 /** Rows taken for writing, one array of column values per row. */
 export interface PendingRows {
   cases: unknown[][];
+  /** case_notes rows: case id, ordinal, the note's JSON. */
+  notes: unknown[][];
+  /** Cases whose notes rows are all removed before `notes` are written. */
+  notesReplaced: string[];
   users: unknown[][];
   caseIds: unknown[][];
 }
@@ -322,10 +370,10 @@ export function caseIdRows(id: string): unknown[][] {
 /** The columns CaseViewProjection.apply writes for a state, in the order of writeReadModelRows. */
 export function caseRow({ state, position }: Entry<Case>): unknown[] {
   const deleted = state.deleted ?? false;
+  const size = notesSize(state);
   return [
     state.id,
-    // The document is the state without `deleted`; most states have none to leave out (no copy).
-    JSON.stringify('deleted' in state ? withoutDeleted(state) : state),
+    JSON.stringify(rowDocument(state)),
     state.status,
     state.assignedDoctorUsername?.toLowerCase() ?? null,
     state.onHold,
@@ -335,10 +383,25 @@ export function caseRow({ state, position }: Entry<Case>): unknown[] {
     state.version,
     deleted,
     position,
+    size.count,
+    size.textLength,
   ];
 }
 
-function withoutDeleted({ deleted: _deleted, ...data }: Case): Omit<Case, 'deleted'> {
+/** The case_notes rows of the notes `entry` holds that its rows do not (Entry.notesWritten). */
+export function noteRows({ state, notesWritten = 0 }: Entry<Case>): unknown[][] {
+  const base = state.earlierNotes?.count ?? 0;
+  const from = Math.max(notesWritten, base);
+  return state.notes.slice(from - base).map((note, index) => [state.id, from + index, JSON.stringify(note)]);
+}
+
+/** The document of a case_view row: the state without `deleted` and its notes (rows of their own). */
+function rowDocument({
+  deleted: _deleted,
+  notes: _notes,
+  earlierNotes: _earlier,
+  ...data
+}: Case): Omit<Case, 'deleted' | 'notes' | 'earlierNotes'> {
   return data;
 }
 

@@ -29,6 +29,13 @@ export interface WorkflowStep {
   assignedTo: string;
 }
 
+/** What the notes bound counts (notes-bound.ts). */
+export interface NotesSize {
+  count: number;
+  /** The characters of every note's text together. */
+  textLength: number;
+}
+
 export interface Note {
   id: string;
   author: string;
@@ -84,7 +91,19 @@ export interface Case {
   version: number;
   /** Set by CaseDeleted; a deleted case is invisible to every read and command. */
   deleted?: boolean;
+  /**
+   * Only on a state made from the stored snapshot, whose notes were not read (they are rows of
+   * their own): the size of the notes before `notes`, which then holds just the notes added since.
+   * Enough to decide and evolve; an answer reads the earlier notes first, so no answer has it.
+   */
+  earlierNotes?: NotesSize;
 }
+
+/**
+ * A case as GET /cases and the live stream carry it: every field but `notes`, which `noteCount`
+ * replaces, so the list does not grow with a case's notes. The whole case is GET /cases/{id}.
+ */
+export type CaseSummary = Omit<Case, 'notes' | 'earlierNotes'> & { noteCount: number };
 
 export const DEFAULT_ASSIGNEE = 'Tech Team';
 export const UNASSIGNED = 'Unassigned';

@@ -11,7 +11,7 @@ import {
   type StageStatus,
 } from './case.js';
 import type { CaseDetails, CaseEventData, EditableCaseField } from './events.js';
-import { notesFull } from './notes-bound.js';
+import { notesFull, notesSize } from './notes-bound.js';
 import { nextStatus, parseStatus, STATUS_LABELS } from './status.js';
 import { CASE_TEXTS } from './texts.js';
 import {
@@ -176,7 +176,7 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       const text = checkText('Note', command.text, { max: LIMITS.noteText });
       if ('error' in text) return invalid(text.error);
       if (!text.value) return invalid(CASE_TEXTS.noteEmpty);
-      const full = notesFull(state.notes, text.value);
+      const full = notesFull(state, text.value);
       if (full) return conflict(full);
       return accept({ type: 'NoteAdded', data: { text: text.value } });
     }
@@ -409,6 +409,10 @@ function decideEdit(state: Case, fields: Record<string, unknown>): Decision {
   for (const [field, value] of Object.entries(fields)) {
     if (field === 'version' || field === 'expectedVersion') continue;
     if (!(EDITABLE_FIELDS as readonly string[]).includes(field)) {
+      if (field === 'notes' || field === 'noteCount') {
+        if (!sameNotes(state, field, value)) errors.push(CASE_TEXTS.workflowFieldChanged(field));
+        continue;
+      }
       const current = (state as unknown as Record<string, unknown>)[field];
       if (!(field in state) || !sameJson(current, value)) {
         errors.push(CASE_TEXTS.workflowFieldChanged(field));
@@ -423,6 +427,19 @@ function decideEdit(state: Case, fields: Record<string, unknown>): Decision {
   }
   if (errors.length) return invalid(errors[0], errors);
   return Object.keys(changes).length ? accept({ type: 'CaseDetailsEdited', data: { changes } }) : accept();
+}
+
+/**
+ * Whether the notes (or, from a summary, their count) a client sent back are the case's. A state
+ * made from the stored snapshot knows its earlier notes only by count (Case.earlierNotes): those
+ * are compared by count, the rest as JSON.
+ */
+function sameNotes(state: Case, field: 'notes' | 'noteCount', value: unknown): boolean {
+  const count = notesSize(state).count;
+  if (field === 'noteCount') return value === count;
+  if (!Array.isArray(value) || value.length !== count) return false;
+  const known = state.notes;
+  return sameJson(known, value.slice(count - known.length));
 }
 
 /**

@@ -221,7 +221,7 @@ function note(state: Case, text: string, actor: Actor, at: string): Note {
 
 /** A person's note past the bounds is refused by decide; the workflow's own notes are left out. */
 function addNote(state: Case, text: string, actor: Actor, at: string, inPlace: boolean): void {
-  if (notesFull(state.notes, text)) return;
+  if (notesFull(state, text)) return;
   const added = note(state, text, actor, at);
   if (inPlace) state.notes.push(added);
   else state.notes = [...state.notes, added];

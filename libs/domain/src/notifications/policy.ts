@@ -24,7 +24,7 @@ export interface Alert {
  * The notification policy of the product decisions: which case events tell whom. Both the live
  * stream's alerts and the push notifications come from here.
  */
-export function alertsFor(event: CaseEvent, after: Case): Alert[] {
+export function alertsFor(event: CaseEvent, after: Omit<Case, 'notes'>): Alert[] {
   const caseId = after.id;
   const patient = after.patientName;
   const toManagers = (title: string, body: string): Alert => ({
