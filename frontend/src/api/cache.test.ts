@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { toCaseSummary } from '@alignerflow/domain';
 import { dashboardFigures, makeCase, manager, sampleCases, technician } from '../test/fixtures';
 import { cache, KEEP_QUIET_MS } from './cache';
 import { LEGACY_OFFLINE_COPY_KEY, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
@@ -14,9 +15,13 @@ const afterKeeping = () => vi.advanceTimersByTimeAsync(KEEP_QUIET_MS + 2_100);
 
 const storedCopy = () => settled(readOfflineCopy());
 
+/** The list as GET /cases gives it: summaries. */
+const summaries = sampleCases.map(toCaseSummary);
+
 const copyOf = (overrides: Partial<OfflineCopy> = {}): OfflineCopy => ({
   owner: manager,
-  cases: sampleCases,
+  cases: summaries,
+  details: {},
   users: [manager],
   dashboard: dashboardFigures,
   syncedAt: '2025-03-01T09:30:00.000Z',
@@ -39,7 +44,8 @@ describe('offline copy of the cache', () => {
     await afterKeeping();
     expect(await storedCopy()).toEqual({
       owner: manager,
-      cases: sampleCases,
+      cases: summaries,
+      details: {},
       users: [manager],
       dashboard: dashboardFigures,
       syncedAt: '2025-03-02T08:00:00.000Z',
@@ -65,16 +71,16 @@ describe('offline copy of the cache', () => {
     expect(kept.map((item) => item.id)).toEqual(cases.map((item) => item.id));
 
     // A shorter list replaces it whole.
-    cache.setCases(sampleCases);
+    cache.setCases(summaries);
     await afterKeeping();
-    expect((await storedCopy())?.cases).toEqual(sampleCases);
+    expect((await storedCopy())?.cases).toEqual(summaries);
   });
 
   it('writes what is not kept yet at once when the page is closed', async () => {
     cache.begin(manager, null);
-    cache.setCases(sampleCases);
+    cache.setCases(summaries);
     window.dispatchEvent(new Event('pagehide'));
-    expect((await storedCopy())?.cases).toEqual(sampleCases);
+    expect((await storedCopy())?.cases).toEqual(summaries);
   });
 
   it('restores the copy when the same user starts a session', async () => {
@@ -82,7 +88,7 @@ describe('offline copy of the cache', () => {
     cache.begin({ ...manager, username: manager.username.toUpperCase() });
     await vi.advanceTimersByTimeAsync(10);
     expect(cache.get()).toMatchObject({
-      cases: sampleCases,
+      cases: summaries,
       users: [manager],
       dashboard: dashboardFigures,
       syncedAt: '2025-03-01T09:30:00.000Z',
@@ -106,10 +112,43 @@ describe('offline copy of the cache', () => {
     await vi.advanceTimersByTimeAsync(10);
     // The cases and their time are the server's; what it has not sent yet comes from the copy.
     expect(cache.get()).toMatchObject({
-      cases: fresh,
+      cases: fresh.map(toCaseSummary),
       syncedAt: '2025-03-02T08:00:00.000Z',
       users: [manager],
     });
+  });
+
+  it('keeps the whole cases opened, notes included, and a live summary does not drop them', async () => {
+    const note = {
+      id: 'n1',
+      author: 'admin',
+      role: 'Manager',
+      text: 'Kept offline.',
+      timestamp: '2025-03-01T09:00:00Z',
+    };
+    const opened = { ...sampleCases[0], notes: [note] };
+    cache.begin(manager, null);
+    cache.setCases(summaries);
+    cache.upsertCase(opened);
+    expect(cache.get().cases[0]).toEqual(toCaseSummary(opened));
+
+    // A newer summary (a change seen on the live stream) updates the list; the notes stay.
+    cache.upsertCase({ ...toCaseSummary(opened), patientName: 'Renamed', version: opened.version + 1 });
+    expect(cache.get().cases[0]).toMatchObject({ patientName: 'Renamed', noteCount: 1 });
+    expect(cache.get().details[opened.id].notes).toEqual([note]);
+
+    await afterKeeping();
+    expect((await storedCopy())?.details).toEqual({ [opened.id]: opened });
+    cache.begin(manager);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(cache.get().details[opened.id]).toEqual(opened);
+  });
+
+  it('shows a copy kept before lists carried summaries as summaries', async () => {
+    await settled(writeOfflineCopy(copyOf({ cases: sampleCases, details: undefined })));
+    cache.begin(manager);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(cache.get()).toMatchObject({ cases: summaries, details: {} });
   });
 
   it('erases the copy at logout, including a write still pending', async () => {

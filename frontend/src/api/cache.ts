@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { Case, User } from '@alignerflow/domain';
+import { toCaseSummary, type Case, type CaseSummary, type User } from '@alignerflow/domain';
 import type { DashboardFigures } from './client';
 import { whenIdle } from './idle';
 import { eraseOfflineCopy, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
@@ -13,7 +13,14 @@ export { readOfflineCopy, type OfflineCopy } from './offlineCopy';
 export interface CacheState {
   /** The signed-in user the data belongs to (kept with the offline copy). */
   owner: User | null;
-  cases: Case[];
+  /** The list: summaries (GET /cases), each case's notes counted, not carried. */
+  cases: CaseSummary[];
+  /**
+   * Whole cases (notes included) as GET /cases/{id} and command answers give them: the cases
+   * opened lately, at most MAX_DETAILS, most recent last. A newer summary from the live stream
+   * leaves its notes in place until the case is read again (useCaseRecord).
+   */
+  details: Record<string, Case>;
   users: User[] | null;
   dashboard: DashboardFigures | null;
   casesEtag: string | null;
@@ -29,6 +36,7 @@ export interface CacheState {
 const EMPTY: CacheState = {
   owner: null,
   cases: [],
+  details: {},
   users: null,
   dashboard: null,
   casesEtag: null,
@@ -44,8 +52,12 @@ const EMPTY: CacheState = {
  */
 export const KEEP_QUIET_MS = 1_000;
 const KEEP_AT_LATEST_MS = 5_000;
+/** Whole cases kept (and in the offline copy): the cases a user opens in a session or two. */
+export const MAX_DETAILS = 50;
 
 type Listener = () => void;
+
+const summaryOf = (item: CaseSummary | Case): CaseSummary => ('notes' in item ? toCaseSummary(item) : item);
 
 const sameUser = (a: User, b: User) => a.username.toLowerCase() === b.username.toLowerCase();
 
@@ -77,6 +89,7 @@ function createCache() {
     const copy: OfflineCopy = {
       owner: state.owner,
       cases: state.cases,
+      details: state.details,
       users: state.users,
       dashboard: state.dashboard,
       syncedAt: state.syncedAt,
@@ -119,7 +132,8 @@ function createCache() {
   function fillFrom(copy: OfflineCopy | null): void {
     if (!copy || !state.owner || !sameUser(copy.owner, state.owner)) return;
     const patch: Partial<CacheState> = {};
-    if (state.cases === EMPTY.cases) patch.cases = copy.cases;
+    if (state.cases === EMPTY.cases) patch.cases = copy.cases.map(summaryOf);
+    if (state.details === EMPTY.details) patch.details = copy.details ?? {};
     if (state.users === null) patch.users = copy.users;
     if (state.dashboard === null) patch.dashboard = copy.dashboard;
     if (state.syncedAt === null) patch.syncedAt = copy.syncedAt;
@@ -160,16 +174,32 @@ function createCache() {
     },
 
     setOwner: (owner: User) => set({ owner }),
-    setCases: (cases: Case[], casesEtag: string | null = null) => set({ cases, casesEtag }),
-    upsertCase(updated: Case): void {
+    /** The list; whole cases (an offline copy kept before lists carried summaries) are summarised. */
+    setCases: (cases: readonly (CaseSummary | Case)[], casesEtag: string | null = null) =>
+      set({ cases: cases.map(summaryOf), casesEtag }),
+    /** A whole case (a command's answer, GET /cases/{id}) or a summary (the live stream). */
+    upsertCase(updated: Case | CaseSummary): void {
+      const whole = 'notes' in updated ? updated : undefined;
+      const summary = summaryOf(updated);
+      const patch: Partial<CacheState> = {};
       const index = state.cases.findIndex((item) => item.id === updated.id);
-      if (index >= 0 && (state.cases[index].version ?? 0) > (updated.version ?? 0)) return;
-      const cases = index >= 0 ? state.cases.with(index, updated) : [...state.cases, updated];
-      set({ cases, casesEtag: null });
+      if (index < 0 || (state.cases[index].version ?? 0) <= (summary.version ?? 0)) {
+        patch.cases = index >= 0 ? state.cases.with(index, summary) : [...state.cases, summary];
+        patch.casesEtag = null;
+      }
+      const known = state.details[updated.id];
+      if (whole && (!known || (known.version ?? 0) <= (whole.version ?? 0))) {
+        const { [whole.id]: _replaced, ...others } = state.details;
+        const ids = Object.keys(others);
+        const kept = ids.length >= MAX_DETAILS ? ids.slice(ids.length - MAX_DETAILS + 1) : ids;
+        patch.details = { ...Object.fromEntries(kept.map((id) => [id, others[id]])), [whole.id]: whole };
+      }
+      if (Object.keys(patch).length) set(patch);
     },
     removeCase(id: string): void {
-      if (!state.cases.some((item) => item.id === id)) return;
-      set({ cases: state.cases.filter((item) => item.id !== id), casesEtag: null });
+      if (!state.cases.some((item) => item.id === id) && !state.details[id]) return;
+      const { [id]: _removed, ...details } = state.details;
+      set({ cases: state.cases.filter((item) => item.id !== id), details, casesEtag: null });
     },
     setUsers: (users: User[], usersEtag: string | null = null) => set({ users, usersEtag }),
     setDashboard: (dashboard: DashboardFigures) => set({ dashboard }),

@@ -1,4 +1,4 @@
-import type { Case, Role, User } from '@alignerflow/domain';
+import type { Case, CaseSummary, Role, User } from '@alignerflow/domain';
 
 /** `{base}api`: the API lives under the app's base path on the same origin. */
 export const API_BASE = `${import.meta.env.BASE_URL}api`;
@@ -168,7 +168,7 @@ export const api = {
       quietStatuses: [400],
     }),
 
-  cases: (etag: string | null = null) => conditionalGet<Case[]>('/cases', etag),
+  cases: (etag: string | null = null) => conditionalGet<CaseSummary[]>('/cases', etag),
   case: (id: string) => request<Case>('GET', `/cases/${enc(id)}`),
   holdCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/hold`),
   resumeCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/resume`),

@@ -1,10 +1,13 @@
-import type { Case, User } from '@alignerflow/domain';
+import type { Case, CaseSummary, User } from '@alignerflow/domain';
 import type { DashboardFigures } from './client';
 
 /** The last synced data of one signed-in user, shown when the server cannot be reached. */
 export interface OfflineCopy {
   owner: User;
-  cases: Case[];
+  /** Summaries; a copy kept before lists carried summaries holds whole cases. */
+  cases: (CaseSummary | Case)[];
+  /** The whole cases opened lately (absent from copies older than case summaries). */
+  details?: Record<string, Case>;
   users: User[] | null;
   dashboard: DashboardFigures | null;
   syncedAt: string | null;
@@ -128,11 +131,11 @@ export async function readOfflineCopy(): Promise<OfflineCopy | null> {
         const stored = read.result as StoredCopy | undefined;
         if (!stored?.owner) return answer(null);
         // One record per task, as they were written.
-        const all: Case[] = [];
+        const all: (CaseSummary | Case)[] = [];
         const cursor = cases.openCursor();
         cursor.onsuccess = () => {
           if (!cursor.result) return answer({ ...stored, cases: all });
-          all.push(...(cursor.result.value as Case[]));
+          all.push(...(cursor.result.value as (CaseSummary | Case)[]));
           cursor.result.continue();
         };
       };

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { toCaseSummary } from '@alignerflow/domain';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { cache } from '../api/cache';
 import { fakeServer } from '../test/fakeServer';
@@ -9,12 +10,13 @@ function setup(user = manager) {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   vi.spyOn(console, 'info').mockImplementation(() => undefined);
   fakeServer({
-    'GET /cases': { body: sampleCases },
+    'GET /cases': { body: sampleCases.map(toCaseSummary) },
+    'GET /cases/CA-2024-001': { body: sampleCases[0] },
     'GET /users': { body: [manager] },
     'GET /dashboard': { body: dashboardFigures },
   });
   cache.begin(user);
-  cache.setCases(sampleCases);
+  cache.setCases(sampleCases.map(toCaseSummary));
   cache.setDashboard(dashboardFigures);
   return render(<Shell user={user} onLogout={vi.fn()} onSessionEnded={vi.fn()} />);
 }
@@ -39,10 +41,10 @@ describe('Shell', () => {
     expect(screen.getByRole('dialog', { name: 'Scan Case QR Code' })).toBeTruthy();
   });
 
-  it('selecting a case opens its placeholder; Edit Case appears for a manager; Back returns', () => {
+  it('selecting a case opens it, read whole; Edit Case appears for a manager; Back returns', async () => {
     setup();
     fireEvent.click(within(screen.getByRole('table', { name: 'All Cases' })).getByText('Alice Johnson'));
-    expect(screen.getByRole('heading', { name: 'Alice Johnson' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Alice Johnson' })).toBeTruthy();
     expect(screen.getByText('CA-2024-001', { selector: 'dd' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Edit Case' }));

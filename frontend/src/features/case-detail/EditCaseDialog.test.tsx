@@ -9,14 +9,15 @@ import { cached, caseAt } from './testSupport';
 function setup(routes: Record<string, Route> = {}) {
   const server = fakeServer(routes);
   cache.begin(manager);
-  cache.setCases([
+  // The whole case, as opening it from the list reads it.
+  cache.upsertCase(
     caseAt('Thermoforming', {
       version: 4,
       treatmentPlanNotes: 'Close the gap.',
       simulationVideoUrl: 'https://example.com/v.mp4',
       deliveryDate: '2025-03-01',
     }),
-  ]);
+  );
   const onClose = vi.fn();
   render(<EditCaseDialog caseId="CA-2025-123" user={manager} onClose={onClose} />);
   const dialog = screen.getByRole('dialog', { name: 'Edit Case: CA-2025-123' });

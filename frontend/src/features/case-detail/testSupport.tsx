@@ -38,7 +38,8 @@ export function renderDetail(
 ) {
   const server = fakeServer(routes);
   cache.begin(user);
-  cache.setCases([item]);
+  // The list's summary and the whole case, as opening a case from the list gives them.
+  cache.upsertCase(item);
   if (users) cache.setUsers(users);
   const props = { onBack: vi.fn(), onEdit: vi.fn(), onShowCaseQr: vi.fn(), onShowStageQrs: vi.fn() };
   const view = render(
@@ -50,5 +51,5 @@ export function renderDetail(
   return { server, props, view };
 }
 
-/** The cached case after a command. */
-export const cached = (id = 'CA-2025-123') => cache.get().cases.find((item) => item.id === id);
+/** The cached whole case after a command. */
+export const cached = (id = 'CA-2025-123') => cache.get().details[id];

@@ -3,6 +3,7 @@ import type { Case } from '@alignerflow/domain';
 import { ApiError } from '../../api/client';
 import { cache, useCache } from '../../api/cache';
 import { caseDetailApi } from './caseDetailApi';
+import { withNotesOf } from './latest';
 
 export type CaseRecord =
   | { status: 'ready'; item: Case }
@@ -11,16 +12,20 @@ export type CaseRecord =
   | { status: 'failed'; reason: string };
 
 /**
- * The case from the one cache (kept fresh by the live stream). A case that is not in the list
- * yet (opened from a scan, say) is read once with `GET /cases/{id}` into the cache.
+ * The whole case, notes included. The list and the live stream carry summaries only, so an opened
+ * case is read with `GET /cases/{id}` into the cache, and read again when a newer summary arrives
+ * (a new note, say); meanwhile the newer summary shows with the notes already read, so an open
+ * case never loses its notes. Offline, the whole case kept in the offline copy shows.
  */
 export function useCaseRecord(caseId: string): CaseRecord {
-  const item = useCache((state) => state.cases.find((candidate) => candidate.id === caseId));
+  const summary = useCache((state) => state.cases.find((candidate) => candidate.id === caseId));
+  const whole = useCache((state) => state.details[caseId]);
   const [failure, setFailure] = useState<{ caseId: string; record: CaseRecord } | null>(null);
-  const present = item !== undefined;
+  const wanted = whole === undefined || (summary !== undefined && summary.version > whole.version);
+  const wantedVersion = summary?.version ?? 0;
 
   useEffect(() => {
-    if (present) return;
+    if (!wanted) return;
     let current = true;
     caseDetailApi.get(caseId).then(
       (loaded) => cache.upsertCase(loaded),
@@ -36,8 +41,8 @@ export function useCaseRecord(caseId: string): CaseRecord {
     return () => {
       current = false;
     };
-  }, [caseId, present]);
+  }, [caseId, wanted, wantedVersion]);
 
-  if (item) return { status: 'ready', item };
+  if (whole) return { status: 'ready', item: wanted && summary ? withNotesOf(summary, whole) : whole };
   return failure?.caseId === caseId ? failure.record : { status: 'loading' };
 }

@@ -1,4 +1,4 @@
-import type { Case } from '@alignerflow/domain';
+import type { CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { daysUntilDue } from './caseQueries';
@@ -11,7 +11,13 @@ export function dueText(days: number): string {
 }
 
 /** Cases due within 2 days that are not yet at Packaging & Labeling, most urgent first. */
-export function AtRiskPanel({ cases, onOpenCase }: { cases: Case[]; onOpenCase: (id: string) => void }) {
+export function AtRiskPanel({
+  cases,
+  onOpenCase,
+}: {
+  cases: CaseSummary[];
+  onOpenCase: (id: string) => void;
+}) {
   const now = new Date();
   const sorted = cases
     .map((item) => ({ item, days: daysUntilDue(item, now) ?? 0 }))

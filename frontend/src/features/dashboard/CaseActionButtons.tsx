@@ -1,12 +1,12 @@
-import type { Case } from '@alignerflow/domain';
+import type { CaseSummary } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
 import { DASHBOARD_TEXTS } from './texts';
 
 export interface CaseActionHandlers {
   busyId: string | null;
-  onToggleHold: (item: Case) => void;
-  onEdit: (item: Case) => void;
-  onDelete: (item: Case) => void;
+  onToggleHold: (item: CaseSummary) => void;
+  onEdit: (item: CaseSummary) => void;
+  onDelete: (item: CaseSummary) => void;
 }
 
 /** Manager row actions of the table: hold or resume, edit, delete. */
@@ -16,9 +16,9 @@ export function CaseActionButtons({
   onToggleHold,
   onEdit,
   onDelete,
-}: { item: Case } & CaseActionHandlers) {
+}: { item: CaseSummary } & CaseActionHandlers) {
   const busy = busyId === item.id;
-  const stop = (action: (item: Case) => void) => (event: React.MouseEvent) => {
+  const stop = (action: (item: CaseSummary) => void) => (event: React.MouseEvent) => {
     event.stopPropagation();
     action(item);
   };

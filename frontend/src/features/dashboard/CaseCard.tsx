@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Case } from '@alignerflow/domain';
+import type { CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -7,7 +7,7 @@ import type { CaseActionHandlers } from './CaseActionButtons';
 import { DASHBOARD_TEXTS } from './texts';
 
 interface CaseCardProps {
-  item: Case;
+  item: CaseSummary;
   atRisk: boolean;
   actions: CaseActionHandlers | null;
   onOpenCase: (id: string) => void;
@@ -32,7 +32,7 @@ export function CaseCard({ item, atRisk, actions, onOpenCase }: CaseCardProps) {
     };
   }, [menuOpen]);
 
-  const choose = (action: (item: Case) => void) => () => {
+  const choose = (action: (item: CaseSummary) => void) => () => {
     setMenuOpen(false);
     action(item);
   };

@@ -1,4 +1,4 @@
-import type { Case } from '@alignerflow/domain';
+import type { CaseSummary } from '@alignerflow/domain';
 import type { CaseActionHandlers } from './CaseActionButtons';
 import { CaseCard } from './CaseCard';
 import { useRowWindow } from './useRowWindow';
@@ -7,7 +7,7 @@ import { useRowWindow } from './useRowWindow';
 const CARD_PX = 96;
 
 interface CaseCardsProps {
-  cases: Case[];
+  cases: CaseSummary[];
   atRisk: Set<string>;
   actions: CaseActionHandlers | null;
   onOpenCase: (id: string) => void;

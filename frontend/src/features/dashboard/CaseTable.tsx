@@ -1,4 +1,4 @@
-import type { Case } from '@alignerflow/domain';
+import type { CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { CaseActionButtons, type CaseActionHandlers } from './CaseActionButtons';
@@ -9,7 +9,7 @@ import { useRowWindow } from './useRowWindow';
 const ROW_PX = 45;
 
 interface CaseTableProps {
-  cases: Case[];
+  cases: CaseSummary[];
   atRisk: Set<string>;
   actions: CaseActionHandlers | null;
   onOpenCase: (id: string) => void;

@@ -1,9 +1,18 @@
-import { STATUS_LABELS, isActiveStatus, statusIndex, type Case, type CaseStatus } from '@alignerflow/domain';
+import {
+  STATUS_LABELS,
+  isActiveStatus,
+  statusIndex,
+  type CaseSummary,
+  type CaseStatus,
+} from '@alignerflow/domain';
 import type { StageTime } from '../../api/client';
 import { parseDay } from '../../components/format';
 
 /** Spec section 2: case id, patient name or doctor name, case-insensitive substring. */
-export function matchesSearch(item: Pick<Case, 'id' | 'patientName' | 'doctorName'>, query: string): boolean {
+export function matchesSearch(
+  item: Pick<CaseSummary, 'id' | 'patientName' | 'doctorName'>,
+  query: string,
+): boolean {
   const needle = query.trim().toLowerCase();
   if (!needle) return true;
   return [item.id, item.patientName, item.doctorName].some((field) =>
@@ -15,7 +24,10 @@ export const AT_RISK_DAYS = 2;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whole days from today to the due date (negative when overdue); undefined without a due date. */
-export function daysUntilDue(item: Pick<Case, 'deliveryDate'>, now: Date = new Date()): number | undefined {
+export function daysUntilDue(
+  item: Pick<CaseSummary, 'deliveryDate'>,
+  now: Date = new Date(),
+): number | undefined {
   if (!item.deliveryDate) return undefined;
   const due = parseDay(item.deliveryDate);
   const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
@@ -24,12 +36,15 @@ export function daysUntilDue(item: Pick<Case, 'deliveryDate'>, now: Date = new D
 }
 
 /** At risk: active, due within 2 days (or overdue) and not yet at Packaging & Labeling or later. */
-export function isAtRisk(item: Pick<Case, 'status' | 'deliveryDate'>, now: Date = new Date()): boolean {
+export function isAtRisk(
+  item: Pick<CaseSummary, 'status' | 'deliveryDate'>,
+  now: Date = new Date(),
+): boolean {
   return isAtRiskBefore(item, atRiskCutoff(now));
 }
 
 /** The cases at risk now: one clock reading and no date arithmetic per case (5,000 on a big lab's dashboard). */
-export function casesAtRisk<T extends Pick<Case, 'status' | 'deliveryDate'>>(cases: T[]): T[] {
+export function casesAtRisk<T extends Pick<CaseSummary, 'status' | 'deliveryDate'>>(cases: T[]): T[] {
   const cutoff = atRiskCutoff(new Date());
   return cases.filter((item) => isAtRiskBefore(item, cutoff));
 }
@@ -39,7 +54,7 @@ function atRiskCutoff(now: Date): number {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate() + AT_RISK_DAYS + 1).getTime();
 }
 
-function isAtRiskBefore(item: Pick<Case, 'status' | 'deliveryDate'>, cutoff: number): boolean {
+function isAtRiskBefore(item: Pick<CaseSummary, 'status' | 'deliveryDate'>, cutoff: number): boolean {
   if (!isActiveStatus(item.status) || !item.deliveryDate) return false;
   // The status first: it is cheaper than the date, and rules out every case past production.
   const index = statusIndex(item.status);
@@ -50,7 +65,10 @@ function isAtRiskBefore(item: Pick<Case, 'status' | 'deliveryDate'>, cutoff: num
 }
 
 /** Time in stage from the cases themselves, for servers whose dashboard does not carry it. */
-export function timeInStageOf(cases: Case[], now: Date = new Date()): Partial<Record<CaseStatus, StageTime>> {
+export function timeInStageOf(
+  cases: CaseSummary[],
+  now: Date = new Date(),
+): Partial<Record<CaseStatus, StageTime>> {
   const result: Partial<Record<CaseStatus, StageTime>> = {};
   for (const item of cases) {
     if (!isActiveStatus(item.status) || !item.statusEnteredAt) continue;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Case } from '@alignerflow/domain';
+import type { CaseSummary } from '@alignerflow/domain';
 import { api } from '../../api/client';
 import { cache } from '../../api/cache';
 import { loadDashboard } from '../../api/queries';
@@ -23,12 +23,12 @@ export function useCaseActions() {
     }
   }
 
-  const toggleHold = (item: Case) =>
+  const toggleHold = (item: CaseSummary) =>
     run(item.id, async () => {
       cache.upsertCase(item.onHold ? await api.resumeCase(item.id) : await api.holdCase(item.id));
     });
 
-  const remove = (item: Case) => {
+  const remove = (item: CaseSummary) => {
     if (!window.confirm(DASHBOARD_TEXTS.confirmDelete)) return Promise.resolve();
     return run(item.id, async () => {
       await api.deleteCase(item.id);

@@ -1,9 +1,9 @@
-import { STATUS_LABELS, type Case } from '@alignerflow/domain';
+import { STATUS_LABELS, type CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DOCTOR_TEXTS } from './texts';
 
-export function DoctorCaseCard({ item, onOpen }: { item: Case; onOpen: (id: string) => void }) {
+export function DoctorCaseCard({ item, onOpen }: { item: CaseSummary; onOpen: (id: string) => void }) {
   const completed = item.status === STATUS_LABELS.Completed;
   const awaitingMe = item.status === STATUS_LABELS.DoctorApproval;
   const pending = item.status === STATUS_LABELS.PendingApproval;

@@ -1,10 +1,10 @@
-import { STATUS_LABELS, type Case } from '@alignerflow/domain';
+import { STATUS_LABELS, type CaseSummary } from '@alignerflow/domain';
 
 /**
  * Spec section 2: 'Awaiting Your Approval' holds the cases at Doctor Approval; every other case
  * (pending manager approval included) goes to 'Active & Completed Cases', newest createdDate first.
  */
-export function doctorSections(cases: Case[]): { awaiting: Case[]; others: Case[] } {
+export function doctorSections(cases: CaseSummary[]): { awaiting: CaseSummary[]; others: CaseSummary[] } {
   const awaiting = cases.filter((item) => item.status === STATUS_LABELS.DoctorApproval);
   const active = cases.filter(
     (item) => item.status !== STATUS_LABELS.DoctorApproval && item.status !== STATUS_LABELS.PendingApproval,

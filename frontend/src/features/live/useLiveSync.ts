@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { can, type Case, type User } from '@alignerflow/domain';
+import { can, type CaseSummary, type User } from '@alignerflow/domain';
 import { API_BASE, ApiError } from '../../api/client';
 import { cache } from '../../api/cache';
 import { loadAll, loadCases, loadDashboard, loadUsers } from '../../api/queries';
@@ -98,7 +98,7 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
         }
       };
       const onCase = (event: MessageEvent) => {
-        const changed = parse<Case>(event);
+        const changed = parse<CaseSummary>(event);
         if (changed?.id) {
           cache.upsertCase(changed);
           cache.markSynced();
@@ -116,7 +116,7 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
         }
       });
       source.addEventListener('cases_refresh', (event) => {
-        const cases = parse<Case[]>(event);
+        const cases = parse<CaseSummary[]>(event);
         if (Array.isArray(cases)) {
           cache.setCases(cases);
           cache.markSynced();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import {
   CASE_TEXTS,
+  decidableSummary,
   decide,
   stagingMessage,
   stagingProgress,
@@ -55,7 +56,7 @@ export function AlignerStagingScreen({ caseId, user, onBack, onScan }: AlignerSt
   // The shared decider tells whether this viewer may press a stage's button (assigned doctor, manager).
   const allowed = (entry: StagingEntry) => (action: StagingAction) =>
     decide(
-      item,
+      decidableSummary(item),
       { type: 'ChangeAlignerStage', stageNumber: entry.stageNumber, action },
       actor,
       now.toISOString(),

@@ -37,3 +37,11 @@ export function toCaseSummary(state: Case): CaseSummary {
   const { notes: _notes, earlierNotes: _earlier, deleted: _deleted, ...fields } = state;
   return { ...fields, noteCount: notesSize(state).count };
 }
+
+/**
+ * A summary as a state to decide on: its notes counted, not carried. Every rule holds on it but
+ * the notes' total-size bound, which needs their text (the server, holding it, checks that one).
+ */
+export function decidableSummary({ noteCount, ...fields }: CaseSummary): Case {
+  return { ...fields, notes: [], earlierNotes: { count: noteCount, textLength: 0 } };
+}
