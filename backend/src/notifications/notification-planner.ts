@@ -1,5 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { alertsFor, evolve, isInAudience, parseRole, type Case, type Role } from '@alignerflow/domain';
+import {
+  ALERTING_CASE_EVENTS,
+  alertsFor,
+  evolve,
+  isInAudience,
+  parseRole,
+  type Case,
+  type Role,
+} from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
@@ -32,7 +40,10 @@ export class NotificationPlanner {
   ) {}
 
   async plan(events: RecordedEvent[]): Promise<NotificationJob[]> {
-    const caseEvents = events.filter((event) => event.streamId.startsWith(CASE_STREAM));
+    // Only events that may alert need the case's state, which can cost a fold of its stream.
+    const caseEvents = events.filter(
+      (event) => event.streamId.startsWith(CASE_STREAM) && ALERTING_CASE_EVENTS.has(event.type),
+    );
     if (caseEvents.length === 0) return [];
     const states = await this.statesAfter(caseEvents);
 

@@ -20,6 +20,16 @@ export interface Alert {
   doctor?: string;
 }
 
+/** The case events alertsFor may answer an alert for; any other never alerts (no state needed). */
+export const ALERTING_CASE_EVENTS: ReadonlySet<string> = new Set<CaseEvent['type']>([
+  'CaseCreated',
+  'StageAdvanced',
+  'CaseHeld',
+  'CaseResumed',
+  'ChangesRequested',
+  'CaseRejected',
+]);
+
 /**
  * The notification policy of the product decisions: which case events tell whom. Both the live
  * stream's alerts and the push notifications come from here.
