@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp } from './support/test-app';
 import { ApiClient } from './support/http';
 import { failOnSecretsInAnswers } from './support/no-secrets';
@@ -188,6 +189,27 @@ describe('case reads over HTTP', () => {
         ...fields,
         noteCount: notes.length,
       });
+    });
+
+    it('keeps each note as a row of its own: a note adds one row, the case row holds none', async () => {
+      const dataSource = lab.app.get(DataSource);
+      // A seeded case this process never wrote: the command decides on its stored snapshot.
+      const before = (await admin.get('/cases/CA-2024-003')).body;
+      const count = before.notes.length;
+      const noted = await admin.post('/cases/CA-2024-003/notes', { text: 'One row more.' });
+      expect(noted.status).toBe(201);
+      // The answer is still the whole case: the earlier notes read back, the new one after them.
+      expect(noted.body.notes).toEqual([...before.notes, expect.objectContaining({ text: 'One row more.' })]);
+      expect((await admin.get('/cases/CA-2024-003')).body).toEqual(noted.body);
+
+      const [row] = await dataSource.query(
+        `SELECT data ? 'notes' AS "hasNotes", note_count AS "noteCount",
+                (SELECT count(*)::int FROM case_notes WHERE case_id = v.id) AS rows,
+                (SELECT note->>'text' FROM case_notes WHERE case_id = v.id AND ordinal = $2) AS last
+           FROM case_view v WHERE id = $1`,
+        ['CA-2024-003', count],
+      );
+      expect(row).toEqual({ hasNotes: false, noteCount: count + 1, rows: count + 1, last: 'One row more.' });
     });
 
     it('answers 304 to If-None-Match with the current ETag, per caller, until a case changes', async () => {

@@ -12,7 +12,7 @@ import {
 import type { CaseEventData } from './events.js';
 import { evolve } from './evolve.js';
 import { ALL_CASE_STATUSES, CASE_STATUSES, nextStatus, statusIndex, type CaseStatus } from './status.js';
-import { notesTextLength } from './notes-bound.js';
+import { notesSize, notesTextLength } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
 import type { Actor, Role } from '../permissions/roles.js';
 import { LIMITS } from '../validation/validation.js';
@@ -1754,6 +1754,32 @@ describe('the bounds on notes per case (10,000 notes, 5,000,000 characters in al
     const changes = apply(review, run(review, { type: 'RequestChanges', comment }, drLee), drLee);
     expect(changes.status).toBe('Digital Planning');
     expect(notesTextLength(changes.notes)).toBe(4_999_000);
+  });
+
+  it('holds on a snapshot state, whose earlier notes are counted, not read (Case.earlierNotes)', () => {
+    const snapshotOf = (state: Case): Case => ({
+      ...state,
+      notes: [],
+      earlierNotes: { count: state.notes.length, textLength: notesTextLength(state.notes) },
+    });
+    const filled = snapshotOf(withNotes(caseAt('Quality Check'), 10_000));
+    expect(run(filled, note('One more'), tech)).toEqual(full);
+    const large = snapshotOf(withNotes(caseAt('Quality Check'), 1_000, 4_999));
+    expect(run(large, note('x'.repeat(1_001)), tech)).toEqual(tooLarge);
+
+    // Below the bounds a note is taken, and evolve adds it after the earlier ones.
+    const almost = snapshotOf(withNotes(caseAt('Quality Check'), 9_999));
+    const noted = apply(almost, run(almost, note('Last one'), tech), tech);
+    expect(noted.notes.map((item) => item.text)).toEqual(['Last one']);
+    expect(notesSize(noted)).toEqual({ count: 10_000, textLength: notesSize(almost).textLength + 8 });
+    // At the bound the workflow's own note is left out, as on the whole case.
+    const pending = snapshotOf(withNotes(caseAt('Pending Approval'), 10_000));
+    const approve: CaseCommand = {
+      type: 'ApproveCase',
+      doctorUsername: 'dr.lee',
+      doctor: { username: 'dr.lee', role: 'Doctor' },
+    };
+    expect(apply(pending, run(pending, approve)).notes).toEqual([]);
   });
 
   it('still writes the workflow note below the bound', () => {
