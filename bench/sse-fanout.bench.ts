@@ -159,6 +159,8 @@ describe('SSE fan-out', () => {
         ).token;
       // Cases of dr.lee (a doctor's own case is assigned to them): staff and dr.lee's streams get them.
       const caseIds: string[] = [];
+      // Live messages carry summaries: a note shows as its case's next noteCount.
+      const noteCounts: number[] = [];
       for (let n = 0; n < CASES; n++) {
         const created = await call(api, 'POST', '/cases', tokens['dr.lee'], {
           patientName: `Fan-out ${n}`,
@@ -167,6 +169,7 @@ describe('SSE fan-out', () => {
           priority: 'Normal',
         });
         caseIds.push(created.id);
+        noteCounts.push(created.notes.length);
       }
 
       const staff = ['admin', 'rep', 'designer', 'tech'];
@@ -198,7 +201,8 @@ describe('SSE fan-out', () => {
       const heldBack = new Set<string>();
       const cpuBefore = cpuSeconds(child.pid!);
       for (let n = 0; n < COMMANDS; n++) {
-        const marker = `fan-out-note-${n}-end`;
+        // Counts stay below 20 with the default commands over CASES cases, so no marker is a prefix of another.
+        const marker = `"noteCount":${++noteCounts[n % CASES]}`;
         let allIn!: () => void;
         const arrived = new Promise<void>((resolve) => (allIn = resolve));
         round = {
@@ -209,7 +213,9 @@ describe('SSE fan-out', () => {
           allIn,
         };
         const sent = performance.now();
-        await call(api, 'POST', `/cases/${caseIds[n % CASES]}/notes`, tokens.admin, { text: marker });
+        await call(api, 'POST', `/cases/${caseIds[n % CASES]}/notes`, tokens.admin, {
+          text: `fan-out-note-${n}`,
+        });
         const answered = performance.now();
         const holder = await longTransactionOnServer(200);
         if (holder) heldBack.add(holder.replace(/, running for .*/, ''));
