@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createApp } from '../backend/src/app';
+import { sealNext } from '../backend/src/audit/audit-sealer';
 import { loadConfig } from '../backend/src/config/config';
 import { createTestDatabase } from '../test/support/database';
 import { ApiClient } from '../test/support/http';
@@ -18,8 +19,10 @@ import { fillLog } from './support/synthetic-log';
  *
  * The log is written by SQL (seconds), with the app stopped; the notification dispatcher's
  * checkpoint is then set to the end of the log, as in a lab whose history was processed long ago,
- * and the live tailer starts at the end by itself. So what is measured is commands, not the
- * background readers catching up on a million events.
+ * and the live tailer starts at the end by itself. The audit sealer's backlog is sealed too
+ * (SEAL_BACKLOG=0 leaves it to the app's sealer, to see what sealing a million events during the
+ * measurement costs). So what is measured is commands, not the background readers catching up on
+ * a million events; the unsealed count before and after each measurement shows that it is so.
  */
 const BENCH = 'bench/command-latency.bench.ts';
 const CLIENTS = 4;
@@ -52,6 +55,27 @@ async function startApp(databaseUrl: string, dataDir: string): Promise<RunningAp
   const apiUrl = `http://127.0.0.1:${port}${config.basePath}api`;
   const login = await new ApiClient(apiUrl).post('/auth/login', { username: 'rep', password: 'demo' });
   return { rep: new ApiClient(apiUrl, login.body.token, login.body.user), close: () => app.close() };
+}
+
+/** Seals every event in the log, as the app's sealer would have done while the log grew. */
+async function sealBacklog(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    while ((await sealNext(client, 10_000)) > 0);
+  } finally {
+    await client.end();
+  }
+}
+
+const SEAL_BACKLOG = process.env.SEAL_BACKLOG !== '0';
+
+async function unsealed(databaseUrl: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(
+    databaseUrl,
+    'SELECT ((SELECT count(*) FROM events) - (SELECT count(*) FROM audit_seals))::int AS n',
+  );
+  return row.n;
 }
 
 async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string): Promise<T[]> {
@@ -88,7 +112,7 @@ const COPY_SYNTHETIC_CASES = `
    ORDER BY k, e.global_position`;
 
 /** Notes at CLIENTS clients, each on a fresh case of its own, after a one-second warm-up. */
-async function measure(app: RunningApp) {
+async function measure(app: RunningApp, databaseUrl: string) {
   const cases: string[] = [];
   for (let i = 0; i < CLIENTS; i++) {
     const created = await app.rep.post('/cases', {
@@ -103,10 +127,16 @@ async function measure(app: RunningApp) {
     if (answer.status !== 201) throw new Error(`note: ${answer.status} ${JSON.stringify(answer.body)}`);
   };
   await load(1, CLIENTS, note);
+  const unsealedBefore = await unsealed(databaseUrl);
   const cpuBefore = process.cpuUsage();
   const result = await load(SECONDS, CLIENTS, note);
   const cpu = process.cpuUsage(cpuBefore);
-  return { ...result, cpuMsPerCommand: (cpu.user + cpu.system) / 1000 / result.count };
+  const unsealedAfter = await unsealed(databaseUrl);
+  return {
+    ...result,
+    cpuMsPerCommand: (cpu.user + cpu.system) / 1000 / result.count,
+    unsealed: `${thousands(unsealedBefore)} → ${thousands(unsealedAfter)}`,
+  };
 }
 
 async function eventCount(databaseUrl: string): Promise<number> {
@@ -124,10 +154,11 @@ describe('command latency against the size of the log', () => {
       const seeded = await eventCount(database.url);
       await fillLog(database.url, { events: SMALL_LOG - seeded });
       await sql(database.url, DISPATCHER_AT_END);
+      if (SEAL_BACKLOG) await sealBacklog(database.url);
 
       let app = await startApp(database.url, dataDir);
       const smallEvents = await eventCount(database.url);
-      const small = await measure(app);
+      const small = await measure(app, database.url);
       await app.close();
 
       const started = Date.now();
@@ -139,14 +170,16 @@ describe('command latency against the size of the log', () => {
       process.stdout.write(
         `[bench] log grown to ${thousands(largeEvents)} events in ${Date.now() - started} ms\n`,
       );
+      if (SEAL_BACKLOG) await sealBacklog(database.url);
 
       app = await startApp(database.url, dataDir);
-      const large = await measure(app);
+      const large = await measure(app, database.url);
       await app.close();
 
       const describe = (r: typeof small) =>
         `p50 ${r.p50} ms, p99 ${r.p99} ms (${thousands(r.perSecond)}/s; ${r.cpuMsPerCommand.toFixed(1)} ms ` +
-        'CPU of the API+client process per command)';
+        'CPU of the API+client process per command; unsealed events before → after: ' +
+        `${r.unsealed})`;
       const figure = (events: number) =>
         `Command latency, notes at ${CLIENTS} clients, ${thousands(events)}-event log (one API process)`;
       recordFigure({
