@@ -2,10 +2,11 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } f
 import { CommandBus } from '@nestjs/cqrs';
 import { CASE_TEXTS, parseInteger, parseStatus, type Actor, type Case } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
-import { CorrelationId, CurrentActor } from '../common/current-actor.js';
+import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { sendWithEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
+import type { CommandOptions } from './case-command.service.js';
 import { CasesQueries } from './cases.queries.js';
 import {
   AddNoteDto,
@@ -42,6 +43,11 @@ import { ResumeCaseCommand } from './commands/resume-case.command.js';
 import { SaveSimulationLinksCommand } from './commands/save-simulation-links.command.js';
 import { ScanQrCommand } from './commands/scan-qr.command.js';
 import { UpdatePricingCommand } from './commands/update-pricing.command.js';
+
+/** A command's options: the request's correlation id and the version the caller saw, if any. */
+function options({ correlationId }: Caller, body?: ConcurrencyDto): CommandOptions {
+  return { correlationId, expectedVersion: body?.expectedVersion };
+}
 
 function isVersion(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
@@ -85,18 +91,13 @@ export class CasesController {
   }
 
   @Post('cases')
-  create(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: CreateCaseDto) {
-    return this.run(new CreateCaseCommand(body, actor, { correlationId }));
+  create(@Caller() caller: Caller, @Body() body: CreateCaseDto) {
+    return this.run(new CreateCaseCommand(body, caller.actor, options(caller)));
   }
 
   /** Edit Case: the full case may be sent back; only the edit fields may differ. */
   @Put('cases/:id')
-  edit(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() correlationId: string,
-    @Param('id') id: string,
-    @Body() body: Record<string, unknown>,
-  ) {
+  edit(@Caller() caller: Caller, @Param('id') id: string, @Body() body: Record<string, unknown>) {
     if (!body || typeof body !== 'object' || Array.isArray(body))
       rejectWith('invalid', 'The body must be a JSON object.');
     // As for every other command: a mistyped version is refused, never silently ignored.
@@ -104,165 +105,113 @@ export class CasesController {
     if (expectedVersion !== undefined && expectedVersion !== null && !isVersion(expectedVersion)) {
       rejectWith('invalid', 'expectedVersion must be a whole number from 0.');
     }
-    const options = {
-      correlationId,
-      expectedVersion: isVersion(expectedVersion) ? expectedVersion : undefined,
-    };
-    return this.run(new EditCaseCommand(id, actor, options, body));
+    const version = isVersion(expectedVersion) ? expectedVersion : undefined;
+    return this.run(
+      new EditCaseCommand(id, caller.actor, options(caller, { expectedVersion: version }), { fields: body }),
+    );
   }
 
   @Delete('cases/:id')
   @HttpCode(204)
-  async remove(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() correlationId: string,
-    @Param('id') id: string,
-  ) {
-    await this.run(new DeleteCaseCommand(id, actor, { correlationId }));
+  async remove(@Caller() caller: Caller, @Param('id') id: string) {
+    await this.run(new DeleteCaseCommand(id, caller.actor, options(caller)));
   }
 
   @Post('cases/:id/approve')
   @HttpCode(200)
-  approve(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: ApproveCaseDto,
-  ) {
-    return this.run(new ApproveCaseCommand(id, actor, this.options(cid, body), body.doctorUsername));
+  approve(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ApproveCaseDto) {
+    return this.run(
+      new ApproveCaseCommand(id, caller.actor, options(caller, body), {
+        doctorUsername: body.doctorUsername,
+      }),
+    );
   }
 
   @Post('cases/:id/reject')
   @HttpCode(200)
-  reject(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: RejectCaseDto,
-  ) {
-    return this.run(new RejectCaseCommand(id, actor, this.options(cid, body), body.reason));
+  reject(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RejectCaseDto) {
+    return this.run(new RejectCaseCommand(id, caller.actor, options(caller, body), { reason: body.reason }));
   }
 
   @Post('cases/:id/advance')
   @HttpCode(200)
-  advance(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: AdvanceStageDto,
-  ) {
-    return this.run(new AdvanceStageCommand(id, actor, this.options(cid, body), body.fromStatus));
+  advance(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AdvanceStageDto) {
+    return this.run(
+      new AdvanceStageCommand(id, caller.actor, options(caller, body), { fromStatus: body.fromStatus }),
+    );
   }
 
   @Post('cases/:id/doctor-approve')
   @HttpCode(200)
-  doctorApprove(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: ConcurrencyDto,
-  ) {
-    return this.run(new ApproveTreatmentPlanCommand(id, actor, this.options(cid, body)));
+  doctorApprove(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new ApproveTreatmentPlanCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/request-changes')
   @HttpCode(200)
-  requestChanges(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: RequestChangesDto,
-  ) {
-    return this.run(new RequestChangesCommand(id, actor, this.options(cid, body), body.comment));
+  requestChanges(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RequestChangesDto) {
+    return this.run(
+      new RequestChangesCommand(id, caller.actor, options(caller, body), { comment: body.comment }),
+    );
   }
 
   @Post('cases/:id/hold')
   @HttpCode(200)
-  hold(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: ConcurrencyDto,
-  ) {
-    return this.run(new HoldCaseCommand(id, actor, this.options(cid, body)));
+  hold(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new HoldCaseCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/resume')
   @HttpCode(200)
-  resume(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: ConcurrencyDto,
-  ) {
-    return this.run(new ResumeCaseCommand(id, actor, this.options(cid, body)));
+  resume(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new ResumeCaseCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/notes')
-  addNote(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: AddNoteDto,
-  ) {
-    return this.run(new AddNoteCommand(id, actor, this.options(cid, body), body.text));
+  addNote(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AddNoteDto) {
+    return this.run(new AddNoteCommand(id, caller.actor, options(caller, body), { text: body.text }));
   }
 
   @Put('cases/:id/pricing')
-  pricing(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: PricingDto,
-  ) {
+  pricing(@Caller() caller: Caller, @Param('id') id: string, @Body() body: PricingDto) {
     const { price, upperSheets, lowerSheets } = body;
     return this.run(
-      new UpdatePricingCommand(id, actor, this.options(cid, body), { price, upperSheets, lowerSheets }),
+      new UpdatePricingCommand(id, caller.actor, options(caller, body), { price, upperSheets, lowerSheets }),
     );
   }
 
   @Put('cases/:id/simulation')
-  simulation(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: SimulationLinksDto,
-  ) {
+  simulation(@Caller() caller: Caller, @Param('id') id: string, @Body() body: SimulationLinksDto) {
     const links = {
       simulationVideoUrl: body.simulationVideoUrl,
       simulationExternalLink: body.simulationExternalLink,
     };
-    return this.run(new SaveSimulationLinksCommand(id, actor, this.options(cid, body), links));
+    return this.run(new SaveSimulationLinksCommand(id, caller.actor, options(caller, body), links));
   }
 
   @Put('cases/:id/stages/:status/assignee')
   reassign(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
+    @Caller() caller: Caller,
     @Param('id') id: string,
     @Param('status') status: string,
     @Body() body: AssigneeDto,
   ) {
     const stage = parseStatus(status) ?? status;
-    return this.run(new ReassignStageCommand(id, actor, this.options(cid, body), stage, body.assignee));
+    return this.run(
+      new ReassignStageCommand(id, caller.actor, options(caller, body), { stage, assignee: body.assignee }),
+    );
   }
 
   @Post('cases/:id/qr')
   @HttpCode(200)
-  qr(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
-    @Param('id') id: string,
-    @Body() body: ConcurrencyDto,
-  ) {
-    return this.run(new GenerateCaseQrCommand(id, actor, this.options(cid, body)));
+  qr(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+    return this.run(new GenerateCaseQrCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/staging/:n/:action')
   @HttpCode(200)
   staging(
-    @CurrentActor() actor: Actor,
-    @CorrelationId() cid: string,
+    @Caller() caller: Caller,
     @Param('id') id: string,
     @Param('n') n: string,
     @Param('action') action: string,
@@ -274,17 +223,13 @@ export class CasesController {
     if (stageNumber === undefined || stageNumber < 1)
       rejectWith('invalid', 'Stage must be a whole number from 1.');
     const Command = STAGING_COMMANDS[action as keyof typeof STAGING_COMMANDS];
-    return this.run(new Command(id, actor, this.options(cid, body), stageNumber));
+    return this.run(new Command(id, caller.actor, options(caller, body), { stageNumber }));
   }
 
   @Post('scan')
   @HttpCode(200)
-  scan(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: ScanDto) {
-    return this.run(new ScanQrCommand(body.payload, actor, { correlationId }));
-  }
-
-  private options(correlationId: string, body: ConcurrencyDto) {
-    return { correlationId, expectedVersion: body?.expectedVersion };
+  scan(@Caller() caller: Caller, @Body() body: ScanDto) {
+    return this.run(new ScanQrCommand(body.payload, caller.actor, options(caller)));
   }
 
   private run<T = Case>(command: object): Promise<T> {

@@ -21,3 +21,13 @@ export const CorrelationId = createParamDecorator(
   (_: unknown, context: ExecutionContext): string =>
     context.switchToHttp().getRequest<AuthenticatedRequest>().correlationId!,
 );
+
+/** Who asks and the request's correlation id: what every command carries besides its input. */
+export interface Caller {
+  actor: Actor;
+  correlationId: string;
+}
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): Caller => {
+  const { actor, correlationId } = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  return { actor: actor!, correlationId: correlationId! };
+});

@@ -1,19 +1,8 @@
-import type { Actor } from '@alignerflow/domain';
-import type { CommandOptions } from '../case-command.service.js';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
-export class AddNoteCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly text: unknown,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class AddNoteCommand extends CaseCommandBase<{ text: unknown }> {}
 
-export const AddNoteHandler = caseCommandHandler(AddNoteCommand, (command) => ({
+export const AddNoteHandler = caseCommandHandler(AddNoteCommand, ({ input }) => ({
   type: 'AddNote',
-  text: command.text,
+  ...input,
 }));

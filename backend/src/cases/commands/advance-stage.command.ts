@@ -1,19 +1,8 @@
-import type { Actor } from '@alignerflow/domain';
-import type { CommandOptions } from '../case-command.service.js';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
-export class AdvanceStageCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly fromStatus: string | undefined,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class AdvanceStageCommand extends CaseCommandBase<{ fromStatus: string | undefined }> {}
 
-export const AdvanceStageHandler = caseCommandHandler(AdvanceStageCommand, (command) => ({
+export const AdvanceStageHandler = caseCommandHandler(AdvanceStageCommand, ({ input }) => ({
   type: 'AdvanceStage',
-  fromStatus: command.fromStatus,
+  ...input,
 }));

@@ -1,18 +1,8 @@
-import type { Actor, StagingAction } from '@alignerflow/domain';
-import type { CommandOptions } from '../case-command.service.js';
+import type { StagingAction } from '@alignerflow/domain';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
 /** The aligner staging transitions of spec section 4, one named command each. */
-abstract class AlignerStageCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly stageNumber: number,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+abstract class AlignerStageCommand extends CaseCommandBase<{ stageNumber: number }> {}
 
 export class StartAlignerStageCommand extends AlignerStageCommand {}
 export class CompleteAlignerStageCommand extends AlignerStageCommand {}
@@ -22,7 +12,7 @@ export class ResetAlignerStageCommand extends AlignerStageCommand {}
 const stagingHandler = (commandType: typeof StartAlignerStageCommand, action: StagingAction) =>
   caseCommandHandler(commandType, (command) => ({
     type: 'ChangeAlignerStage',
-    stageNumber: command.stageNumber,
+    stageNumber: command.input.stageNumber,
     action,
   }));
 

@@ -1,19 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Actor, Case } from '@alignerflow/domain';
-import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
+import type { Case } from '@alignerflow/domain';
+import { CaseCommandService } from '../case-command.service.js';
 import { UsersQueries } from '../../users/users.queries.js';
 import { CaseCommandBase } from './case-command.base.js';
 
-export class ApproveCaseCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly doctorUsername: string,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class ApproveCaseCommand extends CaseCommandBase<{ doctorUsername: string }> {}
 
 /** The manager approves a new case and assigns one of the lab's doctors. */
 @CommandHandler(ApproveCaseCommand)
@@ -24,10 +15,11 @@ export class ApproveCaseHandler implements ICommandHandler<ApproveCaseCommand, C
   ) {}
 
   async execute(command: ApproveCaseCommand): Promise<Case> {
-    const doctor = command.doctorUsername.trim() ? await this.users.find(command.doctorUsername) : undefined;
+    const { doctorUsername } = command.input;
+    const doctor = doctorUsername.trim() ? await this.users.find(doctorUsername) : undefined;
     return this.cases.execute(
       command.caseId,
-      { type: 'ApproveCase', doctorUsername: command.doctorUsername, doctor: doctor ?? null },
+      { type: 'ApproveCase', doctorUsername, doctor: doctor ?? null },
       command.actor,
       command.options,
     );

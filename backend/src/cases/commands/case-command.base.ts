@@ -3,12 +3,13 @@ import { CommandHandler } from '@nestjs/cqrs';
 import type { Actor, Case, CaseCommand } from '@alignerflow/domain';
 import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
 
-/** What every case command carries: which case, who asks, and the version they saw. */
-export abstract class CaseCommandBase {
+/** What every case command carries: which case, who asks, the version they saw, and its input. */
+export abstract class CaseCommandBase<Input extends object = object> {
   constructor(
     readonly caseId: string,
     readonly actor: Actor,
     readonly options: CommandOptions,
+    readonly input: Input = {} as Input,
   ) {}
 }
 

@@ -1,19 +1,8 @@
-import type { Actor } from '@alignerflow/domain';
-import type { CommandOptions } from '../case-command.service.js';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
-export class EditCaseCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly fields: Record<string, unknown>,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class EditCaseCommand extends CaseCommandBase<{ fields: Record<string, unknown> }> {}
 
-export const EditCaseHandler = caseCommandHandler(EditCaseCommand, (command) => ({
+export const EditCaseHandler = caseCommandHandler(EditCaseCommand, ({ input }) => ({
   type: 'EditCase',
-  fields: command.fields,
+  ...input,
 }));

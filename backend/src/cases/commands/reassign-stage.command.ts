@@ -1,20 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { isStaff, type Actor, type Case } from '@alignerflow/domain';
-import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
+import { isStaff, type Case } from '@alignerflow/domain';
+import { CaseCommandService } from '../case-command.service.js';
 import { UsersQueries } from '../../users/users.queries.js';
 import { CaseCommandBase } from './case-command.base.js';
 
-export class ReassignStageCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly stage: string,
-    readonly assignee: unknown,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class ReassignStageCommand extends CaseCommandBase<{ stage: string; assignee: unknown }> {}
 
 /** A manager hands a stage to a lab user (by username) or back to 'Unassigned' / 'Tech Team'. */
 @CommandHandler(ReassignStageCommand)
@@ -25,16 +15,16 @@ export class ReassignStageHandler implements ICommandHandler<ReassignStageComman
   ) {}
 
   async execute(command: ReassignStageCommand): Promise<Case> {
-    const named =
-      typeof command.assignee === 'string' && command.assignee.trim() ? command.assignee : undefined;
+    const { stage, assignee } = command.input;
+    const named = typeof assignee === 'string' && assignee.trim() ? assignee : undefined;
     const user = named ? await this.users.find(named) : undefined;
     return this.cases.execute(
       command.caseId,
       {
         type: 'ReassignStage',
-        stage: command.stage,
+        stage,
         // The stored name is the user's own spelling of it.
-        assignee: user?.username ?? command.assignee,
+        assignee: user?.username ?? assignee,
         assigneeIsLabUser: !!user && isStaff(user.role),
       },
       command.actor,

@@ -1,19 +1,8 @@
-import type { Actor } from '@alignerflow/domain';
-import type { CommandOptions } from '../case-command.service.js';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
-export class RejectCaseCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly reason: unknown,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class RejectCaseCommand extends CaseCommandBase<{ reason: unknown }> {}
 
-export const RejectCaseHandler = caseCommandHandler(RejectCaseCommand, (command) => ({
+export const RejectCaseHandler = caseCommandHandler(RejectCaseCommand, ({ input }) => ({
   type: 'RejectCase',
-  reason: command.reason,
+  ...input,
 }));

@@ -1,19 +1,8 @@
-import type { Actor } from '@alignerflow/domain';
-import type { CommandOptions } from '../case-command.service.js';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
-export class RequestChangesCommand extends CaseCommandBase {
-  constructor(
-    caseId: string,
-    actor: Actor,
-    options: CommandOptions,
-    readonly comment: unknown,
-  ) {
-    super(caseId, actor, options);
-  }
-}
+export class RequestChangesCommand extends CaseCommandBase<{ comment: unknown }> {}
 
-export const RequestChangesHandler = caseCommandHandler(RequestChangesCommand, (command) => ({
+export const RequestChangesHandler = caseCommandHandler(RequestChangesCommand, ({ input }) => ({
   type: 'RequestChanges',
-  comment: command.comment,
+  ...input,
 }));
