@@ -15,7 +15,6 @@ import { DataSource, type QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
 import {
   EventStore,
-  ListenerWakeups,
   withTransaction,
   WrongExpectedVersionError,
   type NewEvent,
@@ -69,7 +68,6 @@ const REMEMBERED_CASES = 1000;
 @Injectable()
 export class CaseCommandService {
   private readonly appends: GroupCommit;
-  private readonly wakeups: ListenerWakeups;
   private readonly remembered = new Map<string, Case>();
   /** The last command of this process on each case that has one running or waiting. */
   private readonly turns = new Map<string, Promise<unknown>>();
@@ -80,7 +78,6 @@ export class CaseCommandService {
     private readonly projection: CaseViewProjection,
     private readonly emitter: EventEmitter2,
   ) {
-    this.wakeups = new ListenerWakeups(dataSource);
     this.appends = new GroupCommit(
       store,
       (events) => this.committed(events),
@@ -112,7 +109,8 @@ export class CaseCommandService {
           ? remembered
           : undefined;
       this.remembered.delete(caseId);
-      const state = memory ?? (await this.snapshot(caseId));
+      // Else the case's case_view row as its state; null when it has none (never created).
+      const state = memory ?? (await this.projection.snapshot(caseId));
       try {
         const now = options.at ?? new Date().toISOString();
         const events = this.decide(state, command, actor, options, now);
@@ -159,11 +157,6 @@ export class CaseCommandService {
     }
   }
 
-  /** The case's case_view row as its state, or null when it has none (never created). */
-  private snapshot(caseId: string): Promise<Case | null> {
-    return this.projection.snapshot(caseId);
-  }
-
   /** The events the command decides on `state`; throws the domain's rejection. */
   private decide(
     state: Case | null,
@@ -186,17 +179,16 @@ export class CaseCommandService {
   private async appendWithSideWrites(append: StreamAppend, beforeAppend: SideWrites): Promise<void> {
     const events = await withTransaction(this.dataSource, async (runner) => {
       await beforeAppend(runner);
-      const [result] = await this.store.appendStreams([append], runner, 'caller');
+      const [result] = await this.store.appendStreams([append], runner);
       if (result instanceof WrongExpectedVersionError) throw result;
       return result;
     });
     this.committed(events);
   }
 
-  /** Tells this process's readers (EVENTS_COMMITTED) and every process's live tailers (NOTIFY). */
+  /** Tells this process's readers at once; other processes' hear the append's NOTIFY. */
   private committed(events: RecordedEvent[]): void {
     this.emitter.emit(EVENTS_COMMITTED, { events } satisfies EventsCommitted);
-    this.wakeups.poke();
   }
 }
 

@@ -90,8 +90,7 @@ export interface AlongsideSql {
   appended: string;
 }
 
-/** Read by the events_appended trigger (migrations/007_commands_notify.sql). */
-const QUIET_SETTING = 'alignerflow.notify_by_caller';
+/** Where every statement that appends is announced at its commit (migrations/003_live_notify.sql). */
 export const EVENTS_APPENDED_CHANNEL = 'events_appended';
 
 /**
@@ -106,8 +105,7 @@ const MANY_CHARS = 4 * 1024 * 1024;
 const STREAM_VERSION_KEY = 'events_stream_version_key';
 
 // ORDER BY must name events.transaction_id: a bare transaction_id would mean this text alias,
-// which sorts '10' before '9'. recorded_at comes formatted as toISOString() would: parsing
-// timestamps into Dates costs a third of a replay's time.
+// which sorts '10' before '9'. recorded_at comes as toISOString() writes it: no Date to parse.
 const COLUMNS = `global_position::text AS position, transaction_id::text AS transaction_id, stream_id,
   stream_version, type, schema_version, data, metadata,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
@@ -167,25 +165,18 @@ export class EventStore {
    * no one else can hold n+2. First events go in stream order (ORDER BY the ordinality needs no
    * sort), so two such statements never wait on each other in a cycle. The events come first in
    * the statement, so it locks `events` before any table of `alongside`, in the order a
-   * projection rebuild's swap locks them.
-   *
-   * wakeListeners 'caller': the events_appended trigger stays quiet, because the caller wakes the
-   * listeners itself after commit (ListenerWakeups). A NOTIFY makes PostgreSQL serialise commits on
-   * one cluster-wide lock held through the WAL flush: one per command caps the whole server at a
-   * few hundred commits per second.
+   * projection rebuild's swap locks them. The statement's trigger wakes the log's listeners once
+   * at commit, however many streams it appended to.
    */
   async appendStreams(
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
-    wakeListeners: 'trigger' | 'caller' = 'trigger',
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
     if (!appends.length) return [];
     const sorted = [...appends].sort((a, b) => (a.streamId < b.streamId ? -1 : 1));
     const [{ params, alongside, rest }] = this.appendChunks(sorted);
-    const quiet = wakeListeners === 'caller';
     const rows: EventRow[] = await (queryRunner ?? this.dataSource).query(
-      `WITH ${quiet ? `quiet AS (SELECT set_config('${QUIET_SETTING}', 'on', true)),` : ''}
-       firsts AS (${INSERT} FROM ${INPUT}${quiet ? ', quiet' : ''}
+      `WITH firsts AS (${INSERT} FROM ${INPUT}
           WHERE version = expected + 1
             AND (SELECT coalesce(max(stream_version), 0) FROM events e WHERE e.stream_id = input.stream_id) = expected
           ORDER BY n
@@ -227,8 +218,7 @@ export class EventStore {
    * them skip. Must not run inside a long transaction of the caller, hence no queryRunner.
    */
   async readAll(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
-    if (!Number.isInteger(limit) || limit <= 0)
-      throw new RangeError(`limit must be a positive integer, got ${limit}`);
+    checkLimit(limit);
     const rows: EventRow[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -263,24 +253,19 @@ export class EventStore {
 
   /**
    * readAll for bulk readers (the projection rebuild): the same events in the same commit-safe
-   * order, fetched as one JSON document per batch. node-pg parses a result row by row and field by
-   * field, at three times the CPU of one JSON.parse of the whole batch. PostgreSQL writes the
-   * document by concatenation, at half the CPU of json_agg/json_build_array (which look up how
-   * to convert every argument on every row); jsonb columns print as JSON already, strings and
-   * times are written by to_json (times always in ISO 8601, whatever the DateStyle; cheaper than
-   * to_char here, and than toISOString on the other side).
+   * order, as one JSON document per batch, since one JSON.parse costs Node less than node-pg's
+   * parsing field by field. PostgreSQL concatenates the document (json_agg looks up a conversion
+   * per argument and row); to_json writes times in ISO 8601 whatever the DateStyle.
    *
-   * A batch may hold fewer than `limit` events before the end of the log: it stops once the data
-   * it holds takes MAX_DOCUMENT_STORED_BYTES as stored (at least one event), so that a batch of
-   * large documents (a restore's whole cases) stays far below the longest string V8 can make
-   * (512 MB). `more`: the batch stopped at a limit, by count or by size, so more may follow.
+   * A batch stops early once its data takes MAX_DOCUMENT_STORED_BYTES as stored (at least one
+   * event), far below the longest string V8 can make. `more`: the batch stopped at a limit, by
+   * count or by size, so more may follow.
    */
   async readAllInOneDocument(
     after: Checkpoint | null,
     limit: number,
   ): Promise<{ events: RecordedEvent[]; more: boolean }> {
-    if (!Number.isInteger(limit) || limit <= 0)
-      throw new RangeError(`limit must be a positive integer, got ${limit}`);
+    checkLimit(limit);
     const [{ batch, read, kept }]: { batch: string | null; read: number; kept: number }[] =
       await this.dataSource.query(
         `SELECT '[' || string_agg('["' || global_position || '","' || transaction_id || '",' || to_json(stream_id)
@@ -554,6 +539,11 @@ function isAfter(a: Checkpoint, b: Checkpoint): boolean {
   return (byNumber(a.transactionId, b.transactionId) || byNumber(a.position, b.position)) > 0;
 }
 
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit <= 0)
+    throw new RangeError(`limit must be a positive integer, got ${limit}`);
+}
+
 /** Serialised here: pg would turn a top-level JS array into a PostgreSQL array, not JSON. */
 function toJson(data: unknown): string {
   return JSON.stringify(data ?? null);
@@ -561,9 +551,8 @@ function toJson(data: unknown): string {
 
 /**
  * Events to insert, from arrays and one text of JSON lines split by string_to_array (JSON.stringify
- * never writes a raw newline): a parameter per value costs node-pg and PostgreSQL far more, and a
- * text[] of documents would have node-pg quote every `"`. Metadata and recordedAt go once per run
- * of streams sharing them ($8, a JSON array; `context` indexes it).
+ * never writes a raw newline), not a parameter per value nor a text[] that node-pg would quote.
+ * Metadata and recordedAt go once per run of streams sharing them ($8, a JSON array; `context`).
  */
 const INPUT = `unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::int[], string_to_array($6, E'\\n'), $7::int[])
   WITH ORDINALITY AS input(stream_id, expected, version, type, schema_version, data, context, n)`;
@@ -603,49 +592,4 @@ type PgError = { code?: string; constraint?: string; detail?: string };
  */
 export async function lockStream(queryRunner: QueryRunner, streamId: string): Promise<void> {
   await queryRunner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [streamId]);
-}
-
-/**
- * Wakes the LISTENers of events_appended in every process after this process committed appends
- * whose trigger stayed quiet (AppendOptions.wakeListeners = 'caller'). Coalesced: one NOTIFY at a
- * time and at most one per `intervalMs`, however many commands commit meanwhile, since listeners
- * read whatever is new from the log. The NOTIFY's own tiny transaction need not wait for its WAL
- * flush (synchronous_commit off), so it holds PostgreSQL's notify lock only for a moment. A lost
- * wake-up (crash, connection error) only delays listeners until their fallback poll.
- */
-export class ListenerWakeups {
-  private sending = false;
-  private pending = false;
-  private lastSent = 0;
-
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly intervalMs = 5,
-  ) {}
-
-  /** Call after commit. */
-  poke(): void {
-    this.pending = true;
-    if (!this.sending) void this.send();
-  }
-
-  private async send(): Promise<void> {
-    this.sending = true;
-    try {
-      while (this.pending) {
-        const wait = this.lastSent + this.intervalMs - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
-        this.pending = false;
-        this.lastSent = Date.now();
-        if (!this.dataSource.isInitialized) return;
-        await this.dataSource
-          .query(
-            `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${EVENTS_APPENDED_CHANNEL}', '')`,
-          )
-          .catch(() => undefined);
-      }
-    } finally {
-      this.sending = false;
-    }
-  }
 }

@@ -65,11 +65,7 @@ export class GroupCommit {
   private async flush(batch: Waiting[]): Promise<void> {
     let results: (RecordedEvent[] | WrongExpectedVersionError)[];
     try {
-      results = await this.store.appendStreams(
-        batch.map(({ append }) => append),
-        undefined,
-        'caller',
-      );
+      results = await this.store.appendStreams(batch.map(({ append }) => append));
     } catch (error) {
       // Nothing of the batch was written: one append's failure must not be the others' answer.
       if (batch.length === 1) batch[0].reject(error);
