@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { foldCase, type Case } from '@alignerflow/domain';
@@ -9,6 +10,7 @@ import { createEventStore } from '../backend/src/event-store/event-store.module'
 import { createTestDatabase } from '../test/support/database';
 import { buildBackend, BUILD_TIMEOUT_MS } from '../test/support/app-process';
 import { thousands } from './support/load';
+import { cpuProfileSummary, sampleWaitEvents } from './support/profiles';
 import { recordFigure } from './support/report';
 import { fillLog, syntheticCaseId } from './support/synthetic-log';
 
@@ -25,8 +27,17 @@ const TARGET = 100_000;
 const ROOT = join(__dirname, '..');
 const TIME = '/usr/bin/time';
 
-async function replay(databaseUrl: string): Promise<{ rate: number; swapMs: number; cpuSeconds?: number }> {
-  const command = [process.execPath, join(ROOT, 'backend', 'dist', 'replay.js')];
+async function replay(
+  databaseUrl: string,
+  profileDir: string,
+): Promise<{ rate: number; swapMs: number; cpuSeconds?: number }> {
+  const command = [
+    process.execPath,
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    profileDir,
+    join(ROOT, 'backend', 'dist', 'replay.js'),
+  ];
   const timed = existsSync(TIME);
   const { stdout, stderr } = await promisify(execFile)(
     timed ? TIME : command[0],
@@ -63,7 +74,14 @@ describe('projection rebuild', () => {
         process.stdout.write(
           `[bench] ${thousands(events)} events, ${thousands(log.cases)} cases written in ${log.ms} ms\n`,
         );
-        const { rate, swapMs, cpuSeconds } = await replay(database.url);
+        // What limits it, from this run: the replay process's CPU profile, PostgreSQL's wait events.
+        const profileDir = mkdtempSync(join(tmpdir(), 'af-bench-replay-'));
+        const waits = sampleWaitEvents(database.url);
+        const { rate, swapMs, cpuSeconds } = await replay(database.url, profileDir);
+        const waited = await waits();
+        const [profileFile] = readdirSync(profileDir);
+        const profile = cpuProfileSummary(join(profileDir, profileFile));
+        rmSync(profileDir, { recursive: true, force: true });
         const cpu =
           cpuSeconds === undefined
             ? ''
@@ -74,6 +92,13 @@ describe('projection rebuild', () => {
           measured: `${thousands(rate)} events/s (${(events / rate).toFixed(1)} s, swap ${swapMs} ms${cpu})`,
           target: '≥ 100,000 events/s',
           met: rate >= TARGET,
+          bench: BENCH,
+        });
+        recordFigure({
+          id: `${id}-profile`,
+          figure: `Where the ${thousands(events)}-event rebuild's time goes (replay process CPU profile; PostgreSQL's wait events, average sessions)`,
+          measured: `profile by place: ${profile.places}; by function: ${profile.functions}; database: ${waited}`,
+          target: '—',
           bench: BENCH,
         });
 

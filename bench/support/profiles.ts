@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 
 interface ProfileNode {
@@ -79,4 +82,30 @@ export function sampleWaitEvents(databaseUrl: string, everyMs = 10) {
       .map(([what, n]) => `${what} ${(n / total).toFixed(1)}`)
       .join(', ');
   };
+}
+
+/** A CPU profile of this process while `work` runs, summed as cpuProfileSummary does. */
+export async function profileThisProcess<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; profile: { places: string; functions: string } }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<{ profile?: unknown }>((resolve, reject) =>
+      session.post(method, (error, answer) =>
+        error ? reject(error) : resolve(answer as { profile?: unknown }),
+      ),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  const result = await work().finally(() => undefined);
+  const { profile } = await post('Profiler.stop');
+  session.disconnect();
+  const file = join(tmpdir(), `af-bench-profile-${process.pid}-${Date.now()}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  try {
+    return { result, profile: cpuProfileSummary(file) };
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
