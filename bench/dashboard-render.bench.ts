@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -60,8 +60,11 @@ describe('dashboard render benchmark', () => {
   let lab: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    if (!existsSync(join(BUILT_SPA, 'index.html')))
-      execFileSync('npm', ['run', 'build', '-w', 'frontend'], { stdio: 'inherit' });
+    // Jest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    execFileSync('npm', ['run', 'build', '-w', 'frontend'], {
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     lab = await startTestApp({}, { spaDir: BUILT_SPA });
     browser = await launchBrowser();
   });
