@@ -222,12 +222,18 @@ describe('command benchmarks', () => {
 
     const best = pair.perSecond > peak.perSecond ? { run: pair, apis: 2 } : { run: peak, apis: 1 };
     const setup = best.apis === 2 ? 'two API processes' : 'one API process';
+    const profile = cpuProfileSummary(profileFile);
+    // The open loop profiled too: what API A and PostgreSQL do while the tail forms.
+    apis[0].child.kill('SIGUSR2');
+    const halfWaits = sampleWaitEvents(database!.url);
     const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
+    const halfWaitEvents = await halfWaits();
+    apis[0].child.kill('SIGUSR2');
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}\n`);
 
     const pgbench = pgbenchInsertRate(database!.url, SECONDS);
     const ratio = best.run.perSecond / pgbench;
-    const profile = cpuProfileSummary(profileFile);
+    const halfProfile = cpuProfileSummary(profileFile);
 
     recordFigure({
       id: 'commands-peak',
@@ -272,6 +278,14 @@ describe('command benchmarks', () => {
       id: 'commands-profile-api',
       figure: 'Where API A’s CPU goes at its peak (CPU profile, share of busy samples)',
       measured: `by place: ${profile.places}; by function: ${profile.functions}`,
+      target: '—',
+      bench: BENCH,
+    });
+    recordFigure({
+      id: 'commands-half-profile',
+      figure:
+        'Where the open loop’s time goes (API A’s CPU profile; PostgreSQL’s sessions, pg_stat_activity every 10 ms)',
+      measured: `by place: ${halfProfile.places}; by function: ${halfProfile.functions}; database: ${halfWaitEvents}`,
       target: '—',
       bench: BENCH,
     });
