@@ -1,3 +1,5 @@
+import { parseDueDay } from '@alignerflow/domain';
+
 /**
  * One formatter for every date shown: `toLocaleDateString` builds a new one per call, which cost
  * about a millisecond each in Chromium (a list of rows spent most of its render there). Made at
@@ -8,14 +10,9 @@ const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { year: 'numeric', month:
 /** 'N/A' for a missing date (spec section 2); a plain 'YYYY-MM-DD' is read as a local calendar date. */
 export const NOT_AVAILABLE = 'N/A';
 
-export function parseDay(value: string): Date {
-  const plain = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  return plain ? new Date(Number(plain[1]), Number(plain[2]) - 1, Number(plain[3])) : new Date(value);
-}
-
 export function formatDate(value: string | null | undefined): string {
   if (!value) return NOT_AVAILABLE;
-  const date = parseDay(value);
+  const date = parseDueDay(value);
   return Number.isNaN(date.getTime()) ? NOT_AVAILABLE : DATE_FORMAT.format(date);
 }
 

@@ -1,7 +1,7 @@
 import type { CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
-import { daysUntilDue } from './caseQueries';
+import { daysUntilDue } from '@alignerflow/domain';
 import { DASHBOARD_TEXTS } from './texts';
 
 export function dueText(days: number): string {

@@ -4,7 +4,8 @@ import type { User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
 import { dashboardFigures, makeCase, manager, sampleCases, technician } from '../../test/fixtures';
-import { isAtRisk, matchesSearch } from './caseQueries';
+import { isAtRisk } from '@alignerflow/domain';
+import { matchesSearch } from './caseQueries';
 import { ManagerDashboard } from './ManagerDashboard';
 
 function setup(user: User = manager, cases = sampleCases) {
