@@ -35,7 +35,7 @@ async function startApi(env: Record<string, string>): Promise<{ child: ChildProc
     [
       ...nodeArgs,
       '-r',
-      join(REPO, 'backend/src/notifications/testing/swc-register.cjs'),
+      join(REPO, 'test/support/swc-register.cjs'),
       join(REPO, 'backend/src/main.ts'),
     ],
     {
