@@ -13,6 +13,9 @@ import {
   type UserEventData,
   type UserState,
   RESTORE_MARKER,
+  checkBackup,
+  type BackupCase,
+  type BackupUser,
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
@@ -30,7 +33,6 @@ import {
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
 import { UserViewProjection } from '../users/user-view.projection.js';
-import { checkBackup, type BackupCase, type BackupUser } from './backup-file.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
