@@ -37,7 +37,7 @@ import { UserViewProjection } from '../users/user-view.projection.js';
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
 const RESTORE_ATTEMPTS = 3;
-/** argon2 hashes at once: each takes ~19 MB and a libuv thread for tens of milliseconds. */
+/** argon2 hashes at once: each holds its memory cost and a libuv thread while it runs. */
 const HASHING_CONCURRENCY = 4;
 const RESTORE_CONFLICT = 'The data changed while it was being restored. Try the restore again.';
 
