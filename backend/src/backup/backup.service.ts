@@ -31,6 +31,7 @@ import {
 import { hashPassword } from '../users/passwords.js';
 import { UserViewProjection } from '../users/user-view.projection.js';
 import { checkBackup, type BackupCase, type BackupUser } from './backup-file.js';
+import { applyReportRows } from '../reports/report-rows.projection.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
@@ -275,7 +276,9 @@ export class BackupService {
         metadata,
         runner,
       );
-      await this.caseProjection.apply(evolve(state, toCaseEvent(deleted)), deleted.position, runner, state);
+      const next = evolve(state, toCaseEvent(deleted));
+      await this.caseProjection.apply(next, deleted.position, runner, state);
+      await applyReportRows(runner, next, undefined, [], deleted.position);
     }
   }
 

@@ -16,6 +16,7 @@ export const REPORT_TEXTS = {
     `${name} must be a date as YYYY-MM-DD (got "${value.slice(0, 40)}").`,
   fromAfterTo: 'The report range must start (from) on or before its end (to).',
   tooLong: `The report range may cover at most ${MAX_REPORT_DAYS} days.`,
+  managersOnly: 'Reports are for managers.',
   title: 'Reports',
   noCompleted: 'No case was completed in this range.',
   downloadCsv: 'Download CSV',
