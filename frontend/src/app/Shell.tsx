@@ -4,6 +4,7 @@ import { useCache } from '../api/cache';
 import { CaseDetail } from '../features/case-detail/CaseDetail';
 import { EditCaseDialog } from '../features/case-detail/EditCaseDialog';
 import { ManagerDashboard } from '../features/dashboard/ManagerDashboard';
+import { ReportsScreen } from '../features/reports/ReportsScreen';
 import { DoctorDashboard } from '../features/doctor/DoctorDashboard';
 import { OfflineBanner } from '../features/live/OfflineBanner';
 import { CaseQrDialog, StageQrSheet } from '../features/qr';
@@ -41,7 +42,18 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   const user = listed ?? sessionUser;
   const { theme, toggle } = useTheme();
   const scanner = useScanFragment();
-  const [selectedCaseId, setSelectedCaseId] = useState<string | null>(null);
+  const [selectedCaseId, setSelectedCase] = useState<string | null>(null);
+  const [reportsOpen, setReportsOpen] = useState(false);
+  const canViewReports = can(user.role, 'viewReports');
+  // Opening a case (from a list, a scan, a new case) leaves the Reports screen.
+  const setSelectedCaseId = (caseId: string | null) => {
+    setReportsOpen(false);
+    setSelectedCase(caseId);
+  };
+  const openReports = () => {
+    setSelectedCase(null);
+    setReportsOpen(true);
+  };
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
   // A Doctor viewing a Completed case with staging sees the aligner staging screen (spec section 2).
@@ -72,6 +84,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onHome={goHome}
         onEditCase={editSelected}
         onNewCase={openNew}
+        onReports={canViewReports ? openReports : undefined}
         onLogout={onLogout}
         onOpenAccount={() => setSettings('account')}
       />
@@ -84,6 +97,8 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onBack={goHome}
             onScan={scanner.openScanner}
           />
+        ) : reportsOpen && canViewReports ? (
+          <ReportsScreen />
         ) : selectedCaseId ? (
           <CaseDetail
             caseId={selectedCaseId}
@@ -112,6 +127,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
       </main>
       <MobileBottomNav
         canCreate={can(user.role, 'createCase')}
+        onReports={canViewReports ? openReports : undefined}
         onHome={goHome}
         onNew={openNew}
         onScan={scanner.openScanner}

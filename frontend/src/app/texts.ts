@@ -12,6 +12,7 @@ export const APP_TEXTS = {
   logout: 'Logout',
   myAccount: 'My Account',
   home: 'Home',
+  reports: 'Reports',
   newShort: 'New',
   scan: 'Scan',
   menu: 'Menu',
