@@ -1,10 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { can, sameUsername, STATUS_LABELS, type Case, type User } from '@alignerflow/domain';
 import { useCache } from '../api/cache';
 import { CaseDetail } from '../features/case-detail/CaseDetail';
 import { EditCaseDialog } from '../features/case-detail/EditCaseDialog';
 import { ManagerDashboard } from '../features/dashboard/ManagerDashboard';
-import { ReportsScreen } from '../features/reports/ReportsScreen';
 import { DoctorDashboard } from '../features/doctor/DoctorDashboard';
 import { OfflineBanner } from '../features/live/OfflineBanner';
 import { CaseQrDialog, StageQrSheet } from '../features/qr';
@@ -16,9 +15,15 @@ import { AlignerStagingScreen } from '../features/staging/AlignerStagingScreen';
 import { NewCaseWizard } from '../features/wizard/NewCaseWizard';
 import type { SettingsSection } from '../features/settings/texts';
 import { Header } from './Header';
+import { APP_TEXTS } from './texts';
 import { MobileBottomNav } from './MobileBottomNav';
 import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
+
+// Managers only, with its charts: loaded when opened, not with the app.
+const ReportsScreen = lazy(() =>
+  import('../features/reports/ReportsScreen').then((module) => ({ default: module.ReportsScreen })),
+);
 
 interface ShellProps {
   user: User;
@@ -98,7 +103,9 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onScan={scanner.openScanner}
           />
         ) : reportsOpen && canViewReports ? (
-          <ReportsScreen />
+          <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
+            <ReportsScreen />
+          </Suspense>
         ) : selectedCaseId ? (
           <CaseDetail
             caseId={selectedCaseId}

@@ -13,6 +13,7 @@ export const APP_TEXTS = {
   myAccount: 'My Account',
   home: 'Home',
   reports: 'Reports',
+  loadingScreen: 'Loading…',
   newShort: 'New',
   scan: 'Scan',
   menu: 'Menu',
