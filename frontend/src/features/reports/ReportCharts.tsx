@@ -4,7 +4,8 @@ import { REPORTS_SCREEN_TEXTS as T } from './texts';
 
 /**
  * The Reports screen's charts (recharts), loaded lazily: the library is most of this chunk and
- * only managers open the screen. Colours are the theme's primary, success and warning.
+ * only managers open the screen. Colours are the theme's primary, success and warning. Legends
+ * keep the order of the bars (itemSorter null: recharts sorts them by name otherwise).
  */
 const PRIMARY = '#0d6e8f';
 const SUCCESS = '#2e7d32';
@@ -36,7 +37,7 @@ export function WeeksChart({ weeks }: { weeks: WeekFigures[] }) {
           <XAxis dataKey="weekStart" tickFormatter={shortDay} tick={TICK} interval="preserveStartEnd" />
           <YAxis allowDecimals={false} tick={TICK} />
           <Tooltip />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
           <Bar dataKey="completed" name={T.series.completed} fill={PRIMARY} isAnimationActive={false} />
           <Bar dataKey="onTime" name={T.series.onTime} fill={SUCCESS} isAnimationActive={false} />
         </BarChart>
@@ -55,7 +56,7 @@ export function StagesChart({ stages }: { stages: StageFigures[] }) {
           <XAxis type="number" tick={TICK} unit=" h" />
           <YAxis type="category" dataKey="label" width={72} tick={TICK} interval={0} />
           <Tooltip labelFormatter={(_, payload) => payload?.[0]?.payload?.status ?? ''} />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
           <Bar dataKey="averageHours" name={T.series.average} fill={PRIMARY} isAnimationActive={false} />
           <Bar dataKey="p90Hours" name={T.series.p90} fill={WARNING} isAnimationActive={false} />
         </BarChart>
@@ -80,13 +81,13 @@ export function CountChart({
           <YAxis
             type="category"
             dataKey="name"
-            width={96}
+            width={112}
             tick={TICK}
             interval={0}
-            tickFormatter={(name: string) => (name.length > 14 ? `${name.slice(0, 13)}…` : name)}
+            tickFormatter={(name: string) => (name.length > 18 ? `${name.slice(0, 17)}…` : name)}
           />
           <Tooltip />
-          {kind !== 'remakes' ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
+          {kind !== 'remakes' ? <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} /> : null}
           <Bar
             dataKey="value"
             name={kind === 'remakes' ? T.series.remakes : T.series.completed}

@@ -36,7 +36,7 @@ export const REPORTS_SCREEN_TEXTS = {
     remakes: 'Remakes',
     doctor: 'Doctor',
     clinic: 'Clinic',
-    turnaround: 'Avg turnaround (d)',
+    turnaround: 'Avg days',
   },
   series: {
     completed: 'Completed',
@@ -46,4 +46,12 @@ export const REPORTS_SCREEN_TEXTS = {
     remakes: 'Remakes',
   },
   chartLoading: 'Loading chart…',
+  /** Remake reason codes (api.md reorders) in words; an unknown code shows as it is. */
+  reasonLabels: {
+    lost: 'Lost',
+    broken: 'Broken',
+    poor_fit: 'Poor fit',
+    lab_error: 'Lab error',
+    other: 'Other',
+  } as Record<string, string>,
 } as const;
