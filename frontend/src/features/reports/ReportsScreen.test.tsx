@@ -74,8 +74,8 @@ describe('ReportsScreen', () => {
       ['Digital Planning', '4', '23', '35.2'],
     ]);
     expect(rowsOf('Remakes by reason')).toEqual([
-      ['broken', '2'],
-      ['poor_fit', '1'],
+      ['Broken', '2'],
+      ['Poor fit', '1'],
     ]);
     expect(rowsOf('Cases per doctor')).toEqual([['Dr. Sarah Lee', '4', '3', '9.46']]);
     expect(rowsOf('Cases per clinic')).toEqual([

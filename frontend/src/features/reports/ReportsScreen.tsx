@@ -166,15 +166,17 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
               <>
                 <CountChart
                   kind="remakes"
-                  rows={Object.entries(summary.remakes.byReasonCode).map(([name, value]) => ({
-                    name,
+                  rows={Object.entries(summary.remakes.byReasonCode).map(([code, value]) => ({
+                    name: reasonLabel(code),
                     value,
                   }))}
                 />
                 <DataTable
                   label={T.remakes}
                   columns={[T.columns.reason, T.columns.remakes]}
-                  rows={Object.entries(summary.remakes.byReasonCode).sort(([a], [b]) => a.localeCompare(b))}
+                  rows={Object.entries(summary.remakes.byReasonCode)
+                    .sort(([a], [b]) => a.localeCompare(b))
+                    .map(([code, count]) => [reasonLabel(code), count])}
                 />
               </>
             )}
@@ -198,6 +200,10 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
       ) : null}
     </div>
   );
+}
+
+function reasonLabel(code: string): string {
+  return Object.hasOwn(T.reasonLabels, code) ? T.reasonLabels[code] : code;
 }
 
 const TILES: { key: keyof typeof T.tiles; icon: IconName; colour: string }[] = [
