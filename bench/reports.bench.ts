@@ -11,8 +11,8 @@ import { fillLog } from './support/synthetic-log';
  * GET /reports/summary over 10,000 completed cases (issue 16: ≤ 100 ms). The log is written in
  * bulk by PostgreSQL (synthetic-log.ts: each case created, approved, and advanced through every
  * stage to Completed, with notes and assignments between), then projected by the rebuild — the
- * same rows the commands write — so the summary reads 10,000 report_cases rows and 90,000 stage
- * rows. Timed over HTTP (the server's whole answer) and as the query alone, with its plan.
+ * same rows the commands write — so the summary reads 10,000 report_cases rows (their stage times in
+ * stage_ms; the 90,000 stage rows are the history behind them). Timed over HTTP (the server's whole answer) and as the query alone, with its plan.
  */
 const BENCH = 'bench/reports.bench.ts';
 const CASES = 10_000;
@@ -41,9 +41,8 @@ describe('reports benchmark', () => {
     const dataSource = lab.app.get(DataSource);
     await new ProjectionRebuilder(dataSource, lab.app.get(EventStore)).run();
     await dataSource.query('VACUUM (ANALYZE) report_cases, report_stage_intervals');
-    const [{ cases, intervals }] = await dataSource.query(
-      `SELECT (SELECT count(*) FROM report_cases WHERE completed_at IS NOT NULL)::int AS cases,
-              (SELECT count(*) FROM report_stage_intervals)::int AS intervals`,
+    const [{ intervals }] = await dataSource.query(
+      'SELECT count(*)::int AS intervals FROM report_stage_intervals',
     );
 
     const admin = await lab.login('admin');
@@ -51,6 +50,7 @@ describe('reports benchmark', () => {
     const first = await admin.get(path);
     expect(first.status).toBe(200);
     expect(first.body.completed).toBe(CASES);
+    const cases = first.body.completed as number;
 
     const http: number[] = [];
     for (let n = 0; n < CALLS + 5; n++) {

@@ -14,6 +14,10 @@ CREATE TABLE report_cases (
   origin_case_id text,               -- a remake's or refinement's original case
   origin_kind text,                  -- 'remake' | 'refinement'
   origin_reason_code text,
+  -- Milliseconds spent in each status of the manufacturing order (REPORT_STAGES, 1-based),
+  -- every visit together; NULL where the case never left that status. The sum of its
+  -- report_stage_intervals rows, kept here so the summary reads one row per case.
+  stage_ms bigint[],
   version int NOT NULL,
   last_position bigint NOT NULL
 );
@@ -22,6 +26,17 @@ CREATE INDEX report_cases_completed ON report_cases (completed_at) WHERE complet
 -- Remakes ordered in a range, and the remakes of each completed case.
 CREATE INDEX report_cases_remakes ON report_cases (created_at) WHERE origin_kind = 'remake' AND NOT deleted;
 CREATE INDEX report_cases_origin ON report_cases (origin_case_id) WHERE origin_case_id IS NOT NULL AND NOT deleted;
+
+-- stage_ms plus the milliseconds `ms` spent in the statuses `slots` (1-based, as stage_ms).
+CREATE FUNCTION report_stage_add(base bigint[], slots int[], ms bigint[]) RETURNS bigint[]
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT array_agg(CASE WHEN base[i] IS NULL AND added.total IS NULL THEN NULL
+                        ELSE coalesce(base[i], 0) + coalesce(added.total, 0) END ORDER BY i)
+    FROM generate_series(1, greatest(coalesce(array_length(base, 1), 0),
+                                     (SELECT max(s) FROM unnest(slots) AS s))) AS i
+    LEFT JOIN LATERAL (SELECT sum(x.m)::bigint AS total FROM unnest(slots, ms) AS x(s, m) WHERE x.s = i) added
+      ON true
+$$;
 
 CREATE TABLE report_stage_intervals (
   case_id text NOT NULL,

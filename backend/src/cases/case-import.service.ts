@@ -90,6 +90,7 @@ export class CaseImportService {
           reportCaseRow(
             entry.state as Case,
             originFrom({ type: 'CaseImported', data: { case: entry.state } }) ?? null,
+            null,
             entry.position,
           ),
         ),

@@ -19,9 +19,11 @@ import {
 } from '../cases/projections/case-view.projection.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
 import {
+  addStageMs,
   intervalRow,
   LIVE_REPORT_TABLES,
   reportCaseRow,
+  type StageMs,
   writeReportRows,
   type PendingReportRows,
   type ReportTables,
@@ -87,6 +89,7 @@ export class ReadModelReplay {
   private readonly newCaseIds = new Set<string>();
   /** The reports' origin of each case in `cases` (reportCaseRow), and their pending stage rows. */
   private readonly origins = new Map<string, CaseOrigin | null>();
+  private readonly stageMs = new Map<string, StageMs>();
   private intervals: unknown[][] = [];
   private readonly intervalsReplaced = new Set<string>();
 
@@ -114,6 +117,7 @@ export class ReadModelReplay {
       if (!this.dirtyCases.has(key)) {
         this.cases.delete(key);
         this.origins.delete(key);
+        this.stageMs.delete(key);
       }
     for (const key of this.users.keys()) if (!this.dirtyUsers.has(key)) this.users.delete(key);
     this.authoritative = false;
@@ -179,13 +183,17 @@ export class ReadModelReplay {
       const before = entry && { status: entry.state.status, statusEnteredAt: entry.state.statusEnteredAt };
       const state = evolveInPlace(entry?.state ?? null, caseEvent);
       const left = leftStatus(before ?? null, caseEvent, state);
-      if (left) this.intervals.push(intervalRow({ ...left, caseId: state.id, version: state.version }));
+      if (left) {
+        this.intervals.push(intervalRow({ ...left, caseId: state.id, version: state.version }));
+        this.stageMs.set(stream.key, addStageMs(this.stageMs.get(stream.key) ?? null, [left]));
+      }
       const origin = originFrom(event);
       if (origin !== undefined) this.origins.set(stream.key, origin);
       if (event.type === 'CaseImported') {
         // A restored case counts with what it carries: its earlier stage rows go.
         this.intervals = this.intervals.filter((row) => row[0] !== state.id);
         this.intervalsReplaced.add(state.id);
+        this.stageMs.set(stream.key, null);
       }
       if (entry) {
         entry.state = state;
@@ -231,7 +239,8 @@ export class ReadModelReplay {
         this.cases.set(row.id, { state, position: row.last_position, notesWritten: row.note_count });
       }
       const origins: OriginRow[] = await db.query(
-        `SELECT id, origin_case_id, origin_kind, origin_reason_code FROM ${this.tables.reportCases}
+        `SELECT id, origin_case_id, origin_kind, origin_reason_code, stage_ms::float8[] AS stage_ms
+           FROM ${this.tables.reportCases}
           WHERE id = ANY($1::text[])`,
         [[...caseKeys]],
       );
@@ -246,6 +255,7 @@ export class ReadModelReplay {
               }
             : null,
         );
+        this.stageMs.set(row.id, row.stage_ms);
       }
     }
     if (userKeys.size) {
@@ -284,7 +294,12 @@ export class ReadModelReplay {
       caseIds: [...this.newCaseIds].flatMap(caseIdRows),
       reports: {
         cases: dirty.map((entry) =>
-          reportCaseRow(entry.state, this.origins.get(entry.state.id) ?? null, entry.position),
+          reportCaseRow(
+            entry.state,
+            this.origins.get(entry.state.id) ?? null,
+            this.stageMs.get(entry.state.id) ?? null,
+            entry.position,
+          ),
         ),
         intervals: this.intervals,
         intervalsReplaced: [...this.intervalsReplaced],
@@ -408,6 +423,7 @@ interface OriginRow {
   origin_case_id: string | null;
   origin_kind: string | null;
   origin_reason_code: string | null;
+  stage_ms: (number | null)[] | null;
 }
 
 /** Rows to one array per column. */

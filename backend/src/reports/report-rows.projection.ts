@@ -1,4 +1,10 @@
-import { STATUS_LABELS, type Case, type CaseOrigin, type StageInterval } from '@alignerflow/domain';
+import {
+  REPORT_STAGES,
+  STATUS_LABELS,
+  type Case,
+  type CaseOrigin,
+  type StageInterval,
+} from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 
 /** Where the reports' rows go: the live tables, or their shadows during a rebuild. */
@@ -22,7 +28,12 @@ export interface IntervalRow extends StageInterval {
  * The report_cases columns of a case, in the order of the INSERTs below. `origin`: the case's
  * origin as far as known (the commands know it only when they create the case).
  */
-export function reportCaseRow(state: Case, origin: CaseOrigin | null, position: string): unknown[] {
+export function reportCaseRow(
+  state: Case,
+  origin: CaseOrigin | null,
+  stageMs: StageMs,
+  position: string,
+): unknown[] {
   const completed = state.status === STATUS_LABELS.Completed;
   return [
     state.id,
@@ -37,9 +48,38 @@ export function reportCaseRow(state: Case, origin: CaseOrigin | null, position: 
     origin?.caseId ?? null,
     origin?.kind ?? null,
     origin?.reasonCode ?? null,
+    stageMs && `{${stageMs.map((ms) => ms ?? 'NULL').join(',')}}`,
     state.version,
     position,
   ];
+}
+
+/**
+ * report_cases.stage_ms as the rebuild holds it: milliseconds per status of REPORT_STAGES (index
+ * 0 is slot 1), null where the case never left that status; null for a case that left none.
+ */
+export type StageMs = (number | null)[] | null;
+
+/** The status's slot in stage_ms (1-based), or 0 for a status outside the order. */
+export function stageSlot(status: string): number {
+  return REPORT_STAGES.indexOf(status as (typeof REPORT_STAGES)[number]) + 1;
+}
+
+export function intervalMs(interval: StageInterval): number {
+  return Date.parse(interval.leftAt) - Date.parse(interval.enteredAt);
+}
+
+/** `base` plus the intervals: what SQL's report_stage_add (migration 023) gives, in memory. */
+export function addStageMs(base: StageMs, intervals: StageInterval[]): StageMs {
+  const added = intervals.filter((interval) => stageSlot(interval.status) > 0);
+  if (!added.length) return base;
+  const length = Math.max(base?.length ?? 0, ...added.map((interval) => stageSlot(interval.status)));
+  const result: (number | null)[] = Array.from({ length }, (_, index) => base?.[index] ?? null);
+  for (const interval of added) {
+    const index = stageSlot(interval.status) - 1;
+    result[index] = (result[index] ?? 0) + intervalMs(interval);
+  }
+  return result;
 }
 
 export function intervalRow(row: IntervalRow): unknown[] {
@@ -47,7 +87,7 @@ export function intervalRow(row: IntervalRow): unknown[] {
 }
 
 const CASE_COLUMNS = `id, patient, doctor, clinic, created_at, due_date, status, completed_at, deleted,
-  origin_case_id, origin_kind, origin_reason_code, version, last_position`;
+  origin_case_id, origin_kind, origin_reason_code, stage_ms, version, last_position`;
 const CASE_TYPES = [
   'text',
   'text',
@@ -61,6 +101,7 @@ const CASE_TYPES = [
   'text',
   'text',
   'text',
+  'bigint[]',
   'int',
   'bigint',
 ];
@@ -86,16 +127,29 @@ export function reportUpsertSql(
   tables = LIVE_REPORT_TABLES,
 ): string[] {
   const p = sql.param;
-  const values = reportCaseRow(state, origin ?? null, '0');
+  const values = reportCaseRow(state, origin ?? null, null, '0');
+  // The stage times grow by the statuses this command left (report_stage_add, migration 023).
+  const left = intervals.filter((interval) => stageSlot(interval.status) > 0);
+  const stageMs = (base: string) =>
+    left.length
+      ? `report_stage_add(${base}, ${p(left.map((interval) => stageSlot(interval.status)))}::int[], ${p(left.map(intervalMs))}::bigint[])`
+      : base;
   const selected = values
-    .slice(0, -1)
-    .map((value, index) => `${p(value)}::${CASE_TYPES[index]}`)
-    .concat(`${sql.lastPosition}::bigint`)
+    .map((value, index) => {
+      if (CASE_TYPES[index] === 'bigint[]') return stageMs('NULL::bigint[]');
+      if (index === values.length - 1) return `${sql.lastPosition}::bigint`;
+      return `${p(value)}::${CASE_TYPES[index]}`;
+    })
     .join(', ');
+  const updates = [
+    UPDATE_BUT_ORIGIN,
+    ...(origin !== undefined ? [UPDATE_ORIGIN] : []),
+    ...(left.length ? [`stage_ms = ${stageMs(`${tables.reportCases}.stage_ms`)}`] : []),
+  ];
   const writes = [
     `INSERT INTO ${tables.reportCases} (${CASE_COLUMNS})
      SELECT ${selected} WHERE ${sql.when}
-     ON CONFLICT (id) DO UPDATE SET ${UPDATE_BUT_ORIGIN}${origin !== undefined ? `, ${UPDATE_ORIGIN}` : ''}`,
+     ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
   ];
   for (const interval of intervals) {
     const [caseId, version, status, enteredAt, leftAt] = intervalRow(interval);
@@ -111,7 +165,7 @@ export function reportUpsertSql(
 
 /** Rows for writeReportRows. */
 export interface PendingReportRows {
-  /** reportCaseRow rows: every column written, the origin included. */
+  /** reportCaseRow rows: every column written, the origin and stage times included. */
   cases: unknown[][];
   intervals: unknown[][];
   /** Cases a restore replaced: their stage rows go before `intervals` are written. */
@@ -132,7 +186,7 @@ export async function writeReportRows(
       `INSERT INTO ${tables.reportCases} (${CASE_COLUMNS})
        SELECT ${names.map((name) => `r.${name}::${CASE_TYPES[names.indexOf(name)]}`).join(', ')}
          FROM unnest(${names.map((_, index) => `$${index + 1}::text[]`).join(', ')}) AS r(${CASE_COLUMNS})
-       ON CONFLICT (id) DO UPDATE SET ${UPDATE_BUT_ORIGIN}, ${UPDATE_ORIGIN}`,
+       ON CONFLICT (id) DO UPDATE SET ${UPDATE_BUT_ORIGIN}, ${UPDATE_ORIGIN}, stage_ms = excluded.stage_ms`,
       columns(pending.cases, names.length).map((column) => column.map(asText)),
     );
   }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import {
   REPORT_STAGES,
   weeksOf,
-  type CaseStatus,
   type GroupFigures,
   type ReportRange,
   type ReportSummary,
@@ -28,36 +27,44 @@ export interface CompletedCaseRow {
  * time zone, $3), with whether each was on time (completed on or before its due day in that time
  * zone; a case without a due date cannot be late), its turnaround in days and its week's Monday.
  */
-const DONE = `SELECT id, patient, doctor, clinic, created_at, due_date, completed_at,
-         (due_date IS NULL OR (completed_at AT TIME ZONE $3)::date <= due_date) AS on_time,
+const DONE = `SELECT id, patient, doctor, clinic, created_at, due_date, completed_at, stage_ms,
+         (due_date IS NULL OR local_completed::date <= due_date) AS on_time,
          extract(epoch FROM completed_at - created_at) / 86400 AS turnaround_days,
-         date_trunc('week', completed_at AT TIME ZONE $3)::date AS week
-    FROM report_cases
-   WHERE completed_at >= $1::timestamptz AND completed_at < $2::timestamptz
-     AND completed_at IS NOT NULL AND NOT deleted`;
+         date_trunc('week', local_completed)::date AS week
+    FROM (SELECT *, completed_at AT TIME ZONE $3 AS local_completed
+            FROM report_cases
+           WHERE completed_at >= $1::timestamptz AND completed_at < $2::timestamptz
+             AND completed_at IS NOT NULL AND NOT deleted) AS completed`;
 
 /**
- * The whole summary in one statement (one round trip): totals, time per stage (each case's hours
- * in a status summed over its visits, then mean and 90th percentile over the cases), weeks,
- * doctors, clinics, and the remakes ordered in the range.
+ * Per status of REPORT_STAGES: the cases that spent time in it, and the mean and 90th percentile
+ * of their hours there (report_cases.stage_ms: every visit together). One pass over the completed
+ * cases; each percentile sorts only that status's values.
  */
-export const SUMMARY_SQL = `WITH done AS MATERIALIZED (${DONE}),
-  stages AS (
-    SELECT i.status, i.case_id, sum(extract(epoch FROM i.left_at - i.entered_at)) / 3600 AS hours
-      FROM done d JOIN report_stage_intervals i ON i.case_id = d.id
-     GROUP BY i.status, i.case_id),
+const STAGE_AGGREGATES = REPORT_STAGES.map((_, index) => {
+  const ms = `stage_ms[${index + 1}]::float8`;
+  return `json_build_array(count(${ms}), avg(${ms}) / 3600000, percentile_cont(0.9) WITHIN GROUP (ORDER BY ${ms}) / 3600000)`;
+}).join(',\n    ');
+
+/**
+ * The whole summary in one statement (one round trip): totals, time per stage, weeks, doctors,
+ * clinics, and the remakes ordered in the range.
+ */
+export const SUMMARY_SQL = `WITH done AS MATERIALIZED (
+    SELECT doctor, clinic, stage_ms, on_time, turnaround_days, week FROM (${DONE}) AS d),
   groups AS (
-    SELECT kind, name, count(*)::int AS completed, count(*) FILTER (WHERE on_time)::int AS on_time,
-           avg(turnaround_days)::float AS turnaround
-      FROM done, LATERAL (VALUES ('doctor', doctor), ('clinic', clinic)) AS g(kind, name)
-     GROUP BY kind, name)
+    SELECT 'doctor' AS kind, doctor AS name, count(*)::int AS completed,
+           count(*) FILTER (WHERE on_time)::int AS on_time, avg(turnaround_days)::float AS turnaround
+      FROM done GROUP BY doctor
+    UNION ALL
+    SELECT 'clinic', clinic, count(*)::int, count(*) FILTER (WHERE on_time)::int, avg(turnaround_days)::float
+      FROM done GROUP BY clinic)
 SELECT
   (SELECT json_build_object('completed', count(*), 'onTime', count(*) FILTER (WHERE on_time),
-                            'turnaround', coalesce(avg(turnaround_days), 0)::float) FROM done) AS totals,
-  (SELECT coalesce(json_agg(json_build_object('status', status, 'cases', n, 'average', average, 'p90', p90)), '[]')
-     FROM (SELECT status, count(*)::int AS n, avg(hours)::float AS average,
-                  percentile_cont(0.9) WITHIN GROUP (ORDER BY hours) AS p90
-             FROM stages GROUP BY status) s) AS stages,
+                            'turnaround', coalesce(avg(turnaround_days), 0)::float,
+                            'stages', json_build_array(
+    ${STAGE_AGGREGATES}))
+     FROM done) AS totals,
   (SELECT coalesce(json_agg(json_build_object('week', week, 'completed', n, 'onTime', on_time)), '[]')
      FROM (SELECT week::text, count(*)::int AS n, count(*) FILTER (WHERE on_time)::int AS on_time
              FROM done GROUP BY week) w) AS weeks,
@@ -72,8 +79,13 @@ SELECT
             GROUP BY 1) r) AS remakes`;
 
 interface SummaryRow {
-  totals: { completed: number; onTime: number; turnaround: number };
-  stages: { status: string; cases: number; average: number; p90: number }[];
+  totals: {
+    completed: number;
+    onTime: number;
+    turnaround: number;
+    /** Per REPORT_STAGES status: [cases, average hours, p90 hours] (null averages without cases). */
+    stages: [number, number | null, number | null][];
+  };
   weeks: { week: string; completed: number; onTime: number }[];
   groups: {
     kind: 'doctor' | 'clinic';
@@ -94,8 +106,7 @@ export class ReportsQueries {
 
   async summary(range: ReportRange): Promise<ReportSummary> {
     const [row]: SummaryRow[] = await this.dataSource.query(SUMMARY_SQL, await this.parameters(range));
-    const { completed, onTime, turnaround } = row.totals;
-    const stages = new Map(row.stages.map((stage) => [stage.status, stage]));
+    const { completed, onTime, turnaround, stages } = row.totals;
     const weeks = new Map(row.weeks.map((week) => [week.week, week]));
     const group = (kind: 'doctor' | 'clinic'): GroupFigures[] =>
       row.groups
@@ -115,17 +126,14 @@ export class ReportsQueries {
       onTimeRate: completed ? round(onTime / completed, 4) : 0,
       averageTurnaroundDays: round(turnaround, 2),
       // Every stage in the manufacturing order, those no case passed through included, so a chart
-      // and a CSV always have the same rows; statuses outside the order (none today) after them.
-      byStage: [
-        ...REPORT_STAGES,
-        ...[...stages.keys()].filter((status) => !REPORT_STAGES.includes(status as CaseStatus)),
-      ].map((status) => {
-        const stage = stages.get(status);
+      // and a CSV always have the same rows.
+      byStage: REPORT_STAGES.map((status, index) => {
+        const [cases, average, p90] = stages[index];
         return {
-          status: status as CaseStatus,
-          cases: stage?.cases ?? 0,
-          averageHours: round(stage?.average ?? 0, 2),
-          p90Hours: round(stage?.p90 ?? 0, 2),
+          status,
+          cases,
+          averageHours: round(average ?? 0, 2),
+          p90Hours: round(p90 ?? 0, 2),
         };
       }),
       byWeek: weeksOf(range).map((weekStart) => ({
@@ -150,9 +158,11 @@ export class ReportsQueries {
               d.due_date::text AS due,
               to_char(d.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS completed,
               d.on_time AS "onTime", round(d.turnaround_days::numeric, 2)::float AS "turnaroundDays",
-              (SELECT count(*) FROM report_cases r
-                WHERE r.origin_case_id = d.id AND r.origin_kind = 'remake' AND NOT r.deleted)::int AS remakes
+              coalesce(r.n, 0)::int AS remakes
          FROM (${DONE}) d
+         LEFT JOIN (SELECT origin_case_id, count(*) AS n FROM report_cases
+                     WHERE origin_kind = 'remake' AND NOT deleted GROUP BY origin_case_id) r
+           ON r.origin_case_id = d.id
         ORDER BY d.completed_at, d.id`,
       await this.parameters(range),
     );
