@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReportSummary } from '@alignerflow/domain';
+import { act } from 'react';
+import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
+import { makeCase, manager } from '../../test/fixtures';
 import { ReportsScreen } from './ReportsScreen';
 
 const SUMMARY: ReportSummary = {
@@ -139,5 +142,17 @@ describe('ReportsScreen', () => {
     expect(tile('On time').textContent).toContain('—');
     expect(screen.getByText('No remake was ordered in this range.')).toBeTruthy();
     expect(screen.getAllByText('No case was completed in this range.')).toHaveLength(2);
+  });
+
+  it('asks again, once, when the live case list changes', async () => {
+    cache.begin(manager);
+    const { urls } = setup();
+    await screen.findByRole('table', { name: 'Completions per week' });
+    act(() => cache.setCases([makeCase({ id: 'CA-2026-101' })]));
+    act(() => cache.setCases([makeCase({ id: 'CA-2026-101', status: 'Completed' })]));
+    await waitFor(() => expect(urls()).toHaveLength(2), { timeout: 3000 });
+    expect(urls()[1]).toBe('/api/reports/summary?from=2026-09-07&to=2026-11-25');
+    // The figures stay on screen meanwhile: no loading line for a live refresh.
+    expect(screen.queryByText('Loading the report…')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   DEFAULT_REPORT_WEEKS,
   defaultReportRange,
@@ -8,6 +8,7 @@ import {
   type ReportRange,
   type ReportSummary,
 } from '@alignerflow/domain';
+import { useCache } from '../../api/cache';
 import { api, ApiError, reportCsvUrl, type ReportTable } from '../../api/client';
 import { isoDay } from '../../components/format';
 import { Icon, type IconName } from '../../components/Icon';
@@ -19,6 +20,9 @@ import './reports.css';
 const WeeksChart = lazy(() => import('./ReportCharts').then((module) => ({ default: module.WeeksChart })));
 const StagesChart = lazy(() => import('./ReportCharts').then((module) => ({ default: module.StagesChart })));
 const CountChart = lazy(() => import('./ReportCharts').then((module) => ({ default: module.CountChart })));
+
+/** Changes of the case list within this time make one new request. */
+const LIVE_REFRESH_MS = 1000;
 
 interface ReportsScreenProps {
   /** Today, for the default range (tests fix it). */
@@ -37,12 +41,25 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
   const range: ReportRange | null = 'range' in parsed ? parsed.range : null;
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const key = range ? `${range.from}/${range.to}` : null;
+  // The live stream keeps the case list current: when it changes (a case completed, edited,
+  // deleted), the figures are asked for again, quietly, a moment later.
+  const cases = useCache((state) => state.cases);
+  const [refresh, setRefresh] = useState(0);
+  const shownKey = useRef<string | null>(null);
+  const [firstCases] = useState(cases);
+  useEffect(() => {
+    if (cases === firstCases) return;
+    const timer = setTimeout(() => setRefresh((n) => n + 1), LIVE_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [cases, firstCases]);
 
   useEffect(() => {
     if (!key) return;
     const [keyFrom, keyTo] = key.split('/');
     let current = true;
-    setLoad({ state: 'loading' });
+    // A new range shows that it is loading; a live refresh keeps the figures until the new ones.
+    if (shownKey.current !== key) setLoad({ state: 'loading' });
+    shownKey.current = key;
     api.reportSummary({ from: keyFrom, to: keyTo }).then(
       (summary) => current && setLoad({ state: 'done', summary }),
       (error: unknown) =>
@@ -60,7 +77,7 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
     return () => {
       current = false;
     };
-  }, [key]);
+  }, [key, refresh]);
 
   const summary = load.state === 'done' ? load.summary : null;
   return (
