@@ -92,13 +92,13 @@ describe('Shell', () => {
     setup();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Reports' }));
-    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 }, { timeout: 5000 })).toBeTruthy();
     expect(await screen.findByRole('alert')).toBeTruthy();
     const bottom = screen.getByRole('navigation', { name: 'Mobile navigation' });
     fireEvent.click(within(bottom).getByRole('button', { name: 'Home' }));
     expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
     fireEvent.click(within(bottom).getByRole('button', { name: 'Reports' }));
-    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 }, { timeout: 5000 })).toBeTruthy();
   });
 
   it('offers Reports to no one but managers', () => {

@@ -154,7 +154,9 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
       {summary && range ? (
         <div className="reports__grid">
           <ReportPanel id="weeks" title={T.weeks} hint={T.weeksHint} table="weeks" range={range}>
-            <WeeksChart weeks={summary.byWeek} />
+            <Chart>
+              <WeeksChart weeks={summary.byWeek} />
+            </Chart>
             <DataTable
               label={T.weeks}
               columns={[T.columns.week, T.columns.completed, T.columns.onTime]}
@@ -163,7 +165,9 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
           </ReportPanel>
 
           <ReportPanel id="stages" title={T.stages} hint={T.stagesHint} table="stages" range={range}>
-            <StagesChart stages={summary.byStage} />
+            <Chart>
+              <StagesChart stages={summary.byStage} />
+            </Chart>
             <DataTable
               label={T.stages}
               columns={[T.columns.status, T.columns.cases, T.columns.averageHours, T.columns.p90Hours]}
@@ -181,13 +185,15 @@ export function ReportsScreen({ today = new Date() }: ReportsScreenProps) {
               <p className="muted">{T.noRemakes}</p>
             ) : (
               <>
-                <CountChart
-                  kind="remakes"
-                  rows={Object.entries(summary.remakes.byReasonCode).map(([code, value]) => ({
-                    name: reasonLabel(code),
-                    value,
-                  }))}
-                />
+                <Chart>
+                  <CountChart
+                    kind="remakes"
+                    rows={Object.entries(summary.remakes.byReasonCode).map(([code, value]) => ({
+                      name: reasonLabel(code),
+                      value,
+                    }))}
+                  />
+                </Chart>
                 <DataTable
                   label={T.remakes}
                   columns={[T.columns.reason, T.columns.remakes]}
@@ -300,9 +306,7 @@ function ReportPanel({
           {REPORT_TEXTS.downloadCsv}
         </a>
       </div>
-      <Suspense fallback={<p className="muted small report-chart report-chart--loading">{T.chartLoading}</p>}>
-        {children}
-      </Suspense>
+      {children}
     </section>
   );
 }
@@ -326,10 +330,16 @@ function GroupPanel({
         <p className="muted">{REPORT_TEXTS.noCompleted}</p>
       ) : (
         <>
-          <CountChart
-            kind={id}
-            rows={groups.map((group) => ({ name: group.name, value: group.completed, onTime: group.onTime }))}
-          />
+          <Chart>
+            <CountChart
+              kind={id}
+              rows={groups.map((group) => ({
+                name: group.name,
+                value: group.completed,
+                onTime: group.onTime,
+              }))}
+            />
+          </Chart>
           <DataTable
             label={title}
             columns={[nameColumn, T.columns.completed, T.columns.onTime, T.columns.turnaround]}
@@ -343,6 +353,15 @@ function GroupPanel({
         </>
       )}
     </ReportPanel>
+  );
+}
+
+/** A lazily loaded chart: its table beside it shows at once, the chart when recharts has come. */
+function Chart({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<p className="muted small report-chart report-chart--loading">{T.chartLoading}</p>}>
+      {children}
+    </Suspense>
   );
 }
 
