@@ -22,6 +22,7 @@ import { RedisModule } from './redis/redis.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
+import { WorkQueueModule } from './work-queue/work-queue.module.js';
 
 @Module({})
 export class AppModule {
@@ -45,6 +46,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         CasesModule,
+        WorkQueueModule,
         HealthModule,
         LiveModule,
         NotificationsModule,
