@@ -174,6 +174,7 @@ export const api = {
   resumeCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/resume`),
   deleteCase: (id: string) => request<void>('DELETE', `/cases/${enc(id)}`),
   dashboard: () => request<DashboardFigures>('GET', '/dashboard'),
+  workQueue: () => request<CaseSummary[]>('GET', '/work-queue'),
 
   users: (etag: string | null = null) => conditionalGet<User[]>('/users', etag),
   createUser: (username: string, password: string, role: Role) =>
