@@ -131,7 +131,7 @@ describe('MyQueue', () => {
     const { onOpenCase, onScan } = setup({ 'GET /work-queue': { body: summaries(urgent) } });
     fireEvent.click(await screen.findByRole('button', { name: 'Open case CA-2025-101, Ada Urgent' }));
     expect(onOpenCase).toHaveBeenCalledWith('CA-2025-101');
-    fireEvent.click(screen.getByRole('button', { name: 'Scan to open' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Scan Case QR Code' }));
     expect(onScan).toHaveBeenCalled();
   });
 

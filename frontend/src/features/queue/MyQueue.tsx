@@ -1,5 +1,6 @@
 import type { User } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
+import { DASHBOARD_TEXTS } from '../dashboard/texts';
 import { useNow } from '../staging/useNow';
 import { QueueCard } from './QueueCard';
 import { QUEUE_TEXTS as T } from './texts';
@@ -31,7 +32,7 @@ export function MyQueue({ user, onOpenCase, onScan }: MyQueueProps) {
         </div>
         <button type="button" className="button button--secondary queue__scan" onClick={onScan}>
           <Icon name="qr" />
-          {T.scan}
+          {DASHBOARD_TEXTS.scan}
         </button>
       </div>
       {queue.status === 'loading' ? (

@@ -5,7 +5,6 @@ export const QUEUE_TEXTS = {
   tabsLabel: 'Home screens',
   dashboardTab: 'Lab Dashboard',
   queueTab: 'My Queue',
-  scan: 'Scan to open',
   loading: 'Loading your queue...',
   failed: 'Your queue could not be loaded.',
   retry: 'Retry',
