@@ -186,6 +186,29 @@ describe('My Queue for a Manager and at 1280 px', () => {
   });
 });
 
+describe('the work ticket of a case with long texts', () => {
+  it('still prints on one page, the long texts clipped', async () => {
+    const longName = `Maximilian Alexander ${'Longname-'.repeat(19)}`.slice(0, 200);
+    const id = await caseAt(longName, 'Model Printing', 3);
+    await admin.put(`/cases/${id}`, {
+      doctorName: `Dr. ${'Verylongdoctorname '.repeat(10)}`.slice(0, 200),
+      clinicName: `${'Enormous Clinic Name '.repeat(10)}`.slice(0, 200),
+    });
+    for (let n = 1; n <= 3; n++) {
+      const note = await admin.post(`/cases/${id}/notes`, {
+        text: `Note ${n}: ${'word '.repeat(990)}`.slice(0, 5000),
+      });
+      expect(note.status).toBe(201);
+    }
+    const page = await pageFor('tech', { width: 1280, height: 900 });
+    await card(page, id)
+      .getByRole('button', { name: /Open case/ })
+      .click();
+    await page.getByRole('button', { name: 'Print ticket' }).waitFor();
+    await printTicketAndCheck(page, id, longName.slice(0, 40), 'ticket-long');
+  });
+});
+
 /**
  * Presses Print ticket with window.print recorded (a headless print has no dialog), then prints
  * the page as Chromium would, on A4 and on Letter, and reads the PDFs back. Each printout is its
