@@ -3,7 +3,7 @@ import { toCaseSummary } from '@alignerflow/domain';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { cache } from '../api/cache';
 import { fakeServer } from '../test/fakeServer';
-import { dashboardFigures, doctor, manager, sampleCases } from '../test/fixtures';
+import { dashboardFigures, doctor, manager, sampleCases, technician } from '../test/fixtures';
 import { Shell } from './Shell';
 
 function setup(user = manager) {
@@ -14,6 +14,7 @@ function setup(user = manager) {
     'GET /cases/CA-2024-001': { body: sampleCases[0] },
     'GET /users': { body: [manager] },
     'GET /dashboard': { body: dashboardFigures },
+    'GET /work-queue': { body: [] },
   });
   cache.begin(user);
   cache.setCases(sampleCases.map(toCaseSummary));
@@ -22,6 +23,27 @@ function setup(user = manager) {
 }
 
 describe('Shell', () => {
+  it('opens a Technician on My Queue, with the Lab Dashboard a tab away', async () => {
+    setup(technician);
+    expect(screen.getByRole('heading', { level: 1, name: /My Queue/ })).toBeTruthy();
+    expect(await screen.findByText(/Nothing in your queue/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Lab Dashboard' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Lab Dashboard' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Lab Dashboard' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('opens a Manager on the Lab Dashboard, with My Queue a tab away', async () => {
+    setup(manager);
+    expect(screen.getByRole('heading', { level: 1, name: 'Lab Dashboard' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'My Queue' }));
+    expect(screen.getByRole('heading', { level: 1, name: /My Queue/ })).toBeTruthy();
+  });
+
+  it('gives a Doctor no home tabs', () => {
+    setup(doctor);
+    expect(screen.queryByRole('tablist', { name: 'Home screens' })).toBeNull();
+  });
+
   it('opens the scanner dialog from #scan and removes the fragment when it closes', () => {
     window.history.replaceState(null, '', '/#scan');
     setup();
