@@ -169,6 +169,24 @@ describe('GET /work-queue', () => {
     expect(await labelsIn(tech)).toContain('held');
   });
 
+  it('answers 304 to its ETag until a case changes, then the changed queue', async () => {
+    const first = await tech.get('/work-queue');
+    const tag = first.headers.get('etag')!;
+    expect(tag).toBeTruthy();
+    expect((await tech.get('/work-queue', { 'if-none-match': tag })).status).toBe(304);
+    // Another caller's queue has its own tag.
+    expect((await tech2.get('/work-queue')).headers.get('etag')).not.toBe(tag);
+
+    const moved = await admin.post(`/cases/${made.printingNormal}/advance`, { fromStatus: 'Model Printing' });
+    expect(moved.status).toBe(200);
+    const after = await tech.get('/work-queue', { 'if-none-match': tag });
+    expect(after.status).toBe(200);
+    const entry = (after.body as { id: string; status: string }[]).find(
+      (item) => item.id === made.printingNormal,
+    );
+    expect(entry?.status).toBe('Thermoforming');
+  });
+
   it('refuses a Doctor with 403 and an anonymous caller with 401', async () => {
     const doctor = await drLee.get('/work-queue');
     expect(doctor.status).toBe(403);

@@ -1,6 +1,8 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { WORK_QUEUE_TEXTS, type Actor } from '@alignerflow/domain';
+import type { Request, Response } from 'express';
 import { CurrentActor } from '../common/current-actor.js';
+import { sendWithEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
 import { WorkQueueQuery } from './work-queue.query.js';
 
@@ -8,10 +10,11 @@ import { WorkQueueQuery } from './work-queue.query.js';
 export class WorkQueueController {
   constructor(private readonly query: WorkQueueQuery) {}
 
-  /** My Queue: the caller's case work, soonest due first (api.md, Case work). */
+  /** My Queue: the caller's case work, soonest due first (api.md, Case work); ETag as GET /cases. */
   @Get('work-queue')
-  list(@CurrentActor() actor: Actor) {
+  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
     requireCapability(actor, 'viewWorkQueue', WORK_QUEUE_TEXTS.doctorsHaveNoQueue);
-    return this.query.forActor(actor);
+    const { tag, body } = await this.query.version(actor);
+    await sendWithEtag(request, response, tag, body);
   }
 }

@@ -1,18 +1,17 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { DataSource } from 'typeorm';
 import { WorkQueueQuery } from './work-queue.query';
 
-const step = (name: string, assignedTo = 'Tech Team') => ({ name, completed: false, date: null, assignedTo });
 const row = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
-  item: {
-    id,
-    status,
-    onHold: false,
-    priority: 'Normal',
-    deliveryDate: '2025-06-20',
-    statusEnteredAt: '2025-06-01T00:00:00.000Z',
-    alignerWorkflow: [step(status)],
-    ...extra,
-  },
+  id,
+  status,
+  on_hold: false,
+  priority: 'Normal',
+  delivery_date: '2025-06-20',
+  status_entered_at: '2025-06-01T00:00:00.000Z',
+  assignee: 'Tech Team',
+  summary: JSON.stringify({ id }),
+  ...extra,
 });
 
 describe('WorkQueueQuery', () => {
@@ -22,18 +21,22 @@ describe('WorkQueueQuery', () => {
       query: async (_sql: string, params: unknown[]) => {
         calls.push(params);
         return [
-          row('CA-1', 'Thermoforming', { deliveryDate: null }),
-          row('CA-2', 'Quality Check', { deliveryDate: '2025-06-05' }),
-          // A candidate the rule refuses (held): the rule, not the SQL, has the last word.
-          row('CA-3', 'Model Printing', { onHold: true }),
-          row('CA-4', 'Digital Planning', { alignerWorkflow: [step('Digital Planning', 'tech')] }),
+          row('CA-1', 'Thermoforming', { delivery_date: null }),
+          row('CA-2', 'Quality Check', { delivery_date: '2025-06-05' }),
+          // Candidates the rule refuses (held; a closed case assigned to the caller): the rule has the last word.
+          row('CA-3', 'Model Printing', { on_hold: true }),
+          row('CA-5', 'Completed', { assignee: 'tech' }),
+          row('CA-4', 'Digital Planning', { assignee: 'tech' }),
+          row('CA-6', 'Digital Planning', { assignee: 'designer' }),
         ];
       },
     } as unknown as DataSource;
-    const queue = await new WorkQueueQuery(dataSource).forActor({ username: 'tech', role: 'Technician' });
+    const query = new WorkQueueQuery(dataSource, new EventEmitter2());
+    const text = await query.json({ username: 'tech', role: 'Technician' });
     expect(calls).toEqual([
       [['Model Printing', 'Thermoforming', 'Trimming & Polishing', 'Quality Check'], 'tech'],
     ]);
-    expect(queue.map((item) => item.id)).toEqual(['CA-2', 'CA-4', 'CA-1']);
+    expect(JSON.parse(text)).toEqual([{ id: 'CA-2' }, { id: 'CA-4' }, { id: 'CA-1' }]);
+    await query.onModuleDestroy();
   });
 });
