@@ -112,6 +112,13 @@ describe('My Queue at 375 px', () => {
     expect(box!.height).toBeGreaterThanOrEqual(44);
     expect(box!.width).toBeGreaterThan(250);
     await tech.screenshot({ path: join(SHOTS, 'my-queue-375.png'), fullPage: true });
+
+    // The Lab Dashboard is the tab beside it, and back.
+    await tech.getByRole('tab', { name: 'Lab Dashboard' }).click();
+    await tech.getByRole('heading', { level: 1, name: 'Lab Dashboard' }).waitFor();
+    await tech.screenshot({ path: join(SHOTS, 'lab-dashboard-tab-375.png') });
+    await tech.getByRole('tab', { name: 'My Queue' }).click();
+    await card(tech, checkId).waitFor();
   });
 
   it('one tap advances: a case leaving the Technician’s stages leaves the queue', async () => {
