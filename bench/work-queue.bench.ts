@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { ALL_CASE_STATUSES } from '@alignerflow/domain';
-import { EVENTS_COMMITTED } from '../backend/src/cases/case-command.service';
+import { EVENTS_COMMITTED } from '../backend/src/event-store/log-listener';
 import { startTestApp, type TestApp } from '../test/support/test-app';
 import { load, thousands } from './support/load';
 import { recordFigure } from './support/report';

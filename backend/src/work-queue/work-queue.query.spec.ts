@@ -1,4 +1,4 @@
-import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { LogListener } from '../event-store/log-listener';
 import type { DataSource } from 'typeorm';
 import { WorkQueueQuery } from './work-queue.query';
 
@@ -31,12 +31,13 @@ describe('WorkQueueQuery', () => {
         ];
       },
     } as unknown as DataSource;
-    const query = new WorkQueueQuery(dataSource, new EventEmitter2());
+    const log = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as LogListener;
+    const query = new WorkQueueQuery(dataSource, log);
     const text = await query.json({ username: 'tech', role: 'Technician' });
     expect(calls).toEqual([
       [['Model Printing', 'Thermoforming', 'Trimming & Polishing', 'Quality Check'], 'tech'],
     ]);
     expect(JSON.parse(text)).toEqual([{ id: 'CA-2' }, { id: 'CA-4' }, { id: 'CA-1' }]);
-    await query.onModuleDestroy();
+    query.onModuleDestroy();
   });
 });

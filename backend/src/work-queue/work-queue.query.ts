@@ -1,5 +1,4 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   compareWorkQueue,
   isInWorkQueue,
@@ -10,6 +9,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { CaseListCache, type ListVersion } from '../cases/case-list-cache.js';
+import { LogListener } from '../event-store/log-listener.js';
 import { CASE_SUMMARY_SQL } from '../cases/projections/case-view.projection.js';
 
 /** What the queue rule and order read of a case, and the case's summary as JSON text. */
@@ -37,13 +37,13 @@ export class WorkQueueQuery implements OnModuleDestroy {
 
   constructor(
     private readonly dataSource: DataSource,
-    emitter: EventEmitter2,
+    log: LogListener,
   ) {
-    this.cache = new CaseListCache(dataSource, emitter);
+    this.cache = new CaseListCache(dataSource, log);
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.cache.close();
+  onModuleDestroy(): void {
+    this.cache.close();
   }
 
   /** The caller's queue as GET /work-queue sends it: its ETag, and its JSON serialised once per change. */
