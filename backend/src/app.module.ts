@@ -24,6 +24,7 @@ import { ReportsModule } from './reports/reports.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
+import { WorkQueueModule } from './work-queue/work-queue.module.js';
 
 @Module({})
 export class AppModule {
@@ -47,6 +48,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         CasesModule,
+        WorkQueueModule,
         HealthModule,
         LiveModule,
         NotificationsModule,

@@ -72,6 +72,13 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   app.get(OpenApiDocument).publish(buildOpenApiDocument(app, api));
   // No enableShutdownHooks(): main.ts owns SIGTERM, to drain before the modules are destroyed.
   serveSpa(app, config.basePath, options.spaDir ?? join(__dirname, '..', '..', 'frontend', 'dist'));
-  await app.get(SeedService).seedEmptyStore();
+  try {
+    await app.get(SeedService).seedEmptyStore();
+  } catch (error) {
+    // A refused start closes what it opened: the pools and the log listener would otherwise
+    // outlive it and reconnect when their database goes away.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

@@ -11,7 +11,11 @@ const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)];
  * projects them, so every case is a real projected case. Creating them one by one through the API
  * would take minutes at this size.
  */
-export async function seedCases(lab: TestApp, total: number): Promise<number> {
+export async function seedCases(
+  lab: TestApp,
+  total: number,
+  options: { statuses?: readonly string[] } = {},
+): Promise<number> {
   const admin = await lab.login('admin');
   const backup = (await admin.get('/backup')).body as { users: unknown[]; cases: Record<string, unknown>[] };
   const template = backup.cases[0];
@@ -21,6 +25,8 @@ export async function seedCases(lab: TestApp, total: number): Promise<number> {
     cases.push({
       ...template,
       id: `CA-2020-${10_000 + n}`,
+      // Spread over these statuses, one after the other, when given (else the template's).
+      ...(options.statuses ? { status: options.statuses[n % options.statuses.length] } : {}),
       patientName: `${pick(FIRST_NAMES)} ${pick(LAST_NAMES)} ${n}`,
       doctorName: `Dr. ${pick(LAST_NAMES)}`,
       clinicName: `${pick(LAST_NAMES)} Dental ${n % 97}`,

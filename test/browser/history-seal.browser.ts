@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { sql } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser } from './support/browser';
-import { goHome, screenshotDir } from './support/journey';
+import { goHome, screenshotDir, showLabDashboard } from './support/journey';
 import { Sessions, snapshotBuiltSpa } from './support/portal';
 
 /**
@@ -38,6 +38,7 @@ afterAll(async () => {
 /** Opens the case from the dashboard (table or cards, whichever the width shows) and its History tab. */
 async function openHistory(page: Page): Promise<void> {
   await goHome(page);
+  await showLabDashboard(page);
   await page.getByPlaceholder('Search cases...').fill(PATIENT);
   await page.locator('main').getByText(PATIENT, { exact: true }).first().click();
   await page.getByRole('heading', { level: 1, name: PATIENT, exact: true }).waitFor();

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { LIVE_TEST_TIMEOUT_MS, longTransactionOnServer } from '../support/sse';
 import { launchBrowser, newPage, signIn } from './support/browser';
+import { showLabDashboard } from './support/journey';
 import {
   SEED,
   Sessions,
@@ -147,6 +148,8 @@ describe('live updates', () => {
     async () => {
       secondBrowser = await launchBrowser();
       const creator = await sessions.signedIn('rep');
+      // A Representative's home is My Queue; the Lab Dashboard is the tab beside it.
+      await showLabDashboard(creator.page);
       const watcher = await newPage(secondBrowser, { width: 1280, height: 800 });
       sessions.track(watcher.context);
       await signIn(watcher.page, lab.baseUrl, 'admin');

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser } from './support/browser';
+import { showLabDashboard } from './support/journey';
 import {
   SEED,
   SESSION_COOKIE,
@@ -87,7 +88,7 @@ describe('sign-in', () => {
     await page.getByRole('heading', { name: 'Lab Dashboard' }).waitFor();
   });
 
-  it('every staff role signs in to the Lab Dashboard with the seed figures', async () => {
+  it('every staff role sees the Lab Dashboard with the seed figures (bench roles on its tab)', async () => {
     await Promise.all(['admin', 'rep', 'designer', 'tech'].map(staffDashboard));
   });
 
@@ -167,11 +168,20 @@ describe('sign-in', () => {
   });
 });
 
+/** The staff home's page heading once it shows: 'Lab Dashboard' or 'My Queue'. */
+async function homeHeading(page: Page): Promise<string> {
+  const heading = page.getByRole('heading', { level: 1, name: /^(Lab Dashboard|My Queue)/ });
+  await heading.waitFor();
+  return (await heading.textContent())!.startsWith('My Queue') ? 'My Queue' : 'Lab Dashboard';
+}
+
 /** One staff user's Lab Dashboard: tiles, table, and what the role may do there. */
 async function staffDashboard(username: string): Promise<void> {
   const { page } = await sessions.signedIn(username);
   const role = (await lab.login(username)).user!.role;
-  await page.getByRole('heading', { name: 'Lab Dashboard' }).waitFor();
+  // The Manager's home; Technicians, Designers and Representatives land on My Queue beside it.
+  expect(await homeHeading(page)).toBe(role === 'Manager' ? 'Lab Dashboard' : 'My Queue');
+  await showLabDashboard(page);
   expect(await page.locator('.header__role strong').textContent()).toBe(role);
   await eventually(async () => expect(await tileValues(page)).toEqual(SEED.tiles));
   await eventually(async () =>
@@ -223,16 +233,16 @@ async function rememberMe(username: string, remember: boolean): Promise<void> {
   expect(await toggle.isChecked()).toBe(false);
   if (remember) await toggle.check({ force: true });
   await page.getByRole('button', { name: 'Login' }).click();
-  await page.getByRole('heading', { name: 'Lab Dashboard' }).waitFor();
+  await homeHeading(page);
   expect(await page.evaluate(() => localStorage.getItem('rememberMeEnabled'))).toBe(String(remember));
 
   await page.reload();
-  await page.getByRole('heading', { name: 'Lab Dashboard' }).waitFor();
+  await homeHeading(page);
 
   const restarted = await restartBrowser(context);
   await restarted.goto(lab.baseUrl);
   if (remember) {
-    await restarted.getByRole('heading', { name: 'Lab Dashboard' }).waitFor();
+    await homeHeading(restarted);
   } else {
     await restarted.getByLabel('Username').waitFor();
     expect(await restarted.getByText('Logged in as:').count()).toBe(0);
@@ -250,6 +260,7 @@ async function restartBrowser(context: import('playwright-core').BrowserContext)
 describe('Lab Dashboard', () => {
   it('searches by case id, patient and doctor, case-insensitively', async () => {
     const { page } = await sessions.signedIn('tech');
+    await showLabDashboard(page);
     const search = page.getByPlaceholder('Search cases...');
     await eventually(async () => expect(await tableCaseIds(page)).toHaveLength(5));
 

@@ -187,3 +187,32 @@ describe('offline copy of the cache', () => {
     expect(await storedCopy()).toBeNull();
   });
 });
+
+describe('cache: My Queue', () => {
+  const at = (
+    id: string,
+    status: 'Thermoforming' | 'Quality Check' | 'Digital Planning',
+    deliveryDate: string,
+  ) => toCaseSummary(makeCase({ id, status, deliveryDate }));
+
+  it('keeps the queue by the domain rule: a changed case joins in order, moves, or leaves; a deleted one goes', () => {
+    cache.begin(technician);
+    const late = at('CA-2025-2', 'Thermoforming', '2099-02-01');
+    cache.setCases([late]);
+    cache.setWorkQueue([late]);
+    cache.upsertCase(at('CA-2025-1', 'Quality Check', '2099-01-01'));
+    expect(cache.get().workQueue?.map((item) => item.id)).toEqual(['CA-2025-1', 'CA-2025-2']);
+    cache.upsertCase({ ...at('CA-2025-2', 'Quality Check', '2098-12-01'), version: 2 });
+    expect(cache.get().workQueue?.map((item) => item.id)).toEqual(['CA-2025-2', 'CA-2025-1']);
+    cache.upsertCase({ ...at('CA-2025-1', 'Digital Planning', '2099-01-01'), version: 2 });
+    expect(cache.get().workQueue?.map((item) => item.id)).toEqual(['CA-2025-2']);
+    cache.removeCase('CA-2025-2');
+    expect(cache.get().workQueue).toEqual([]);
+  });
+
+  it('leaves an unread queue unread', () => {
+    cache.begin(technician);
+    cache.upsertCase(at('CA-2025-1', 'Quality Check', '2099-01-01'));
+    expect(cache.get().workQueue).toBeNull();
+  });
+});

@@ -1,5 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { toCaseSummary, type Case, type CaseSummary, type User } from '@alignerflow/domain';
+import {
+  compareWorkQueue,
+  isInWorkQueue,
+  toCaseSummary,
+  type Case,
+  type CaseSummary,
+  type User,
+} from '@alignerflow/domain';
 import type { DashboardFigures } from './client';
 import { whenIdle } from './idle';
 import { eraseOfflineCopy, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
@@ -23,6 +30,11 @@ export interface CacheState {
   details: Record<string, Case>;
   users: User[] | null;
   dashboard: DashboardFigures | null;
+  /**
+   * My Queue as GET /work-queue answered it (null until read), then kept by the live stream with
+   * the domain's queue rule: a changed case joins, moves or leaves as the server would decide.
+   */
+  workQueue: CaseSummary[] | null;
   casesEtag: string | null;
   usersEtag: string | null;
   /** When the data last matched the server (ISO). */
@@ -39,6 +51,7 @@ const EMPTY: CacheState = {
   details: {},
   users: null,
   dashboard: null,
+  workQueue: null,
   casesEtag: null,
   usersEtag: null,
   syncedAt: null,
@@ -60,6 +73,13 @@ type Listener = () => void;
 const summaryOf = (item: CaseSummary | Case): CaseSummary => ('notes' in item ? toCaseSummary(item) : item);
 
 const sameUser = (a: User, b: User) => a.username.toLowerCase() === b.username.toLowerCase();
+
+/** The queue with `changed` in, moved or out, as the domain's queue rule decides for `owner`. */
+function queueWith(queue: CaseSummary[], changed: CaseSummary, owner: User | null): CaseSummary[] {
+  const others = queue.filter((item) => item.id !== changed.id);
+  if (!owner || !isInWorkQueue(changed, owner)) return others.length === queue.length ? queue : others;
+  return [...others, changed].sort(compareWorkQueue);
+}
 
 function createCache() {
   let state: CacheState = EMPTY;
@@ -186,6 +206,10 @@ function createCache() {
       if (index < 0 || (state.cases[index].version ?? 0) <= (summary.version ?? 0)) {
         patch.cases = index >= 0 ? state.cases.with(index, summary) : [...state.cases, summary];
         patch.casesEtag = null;
+        if (state.workQueue) {
+          const queue = queueWith(state.workQueue, summary, state.owner);
+          if (queue !== state.workQueue) patch.workQueue = queue;
+        }
       }
       const known = state.details[updated.id];
       if (whole && (!known || (known.version ?? 0) <= (whole.version ?? 0))) {
@@ -199,10 +223,16 @@ function createCache() {
     removeCase(id: string): void {
       if (!state.cases.some((item) => item.id === id) && !state.details[id]) return;
       const { [id]: _removed, ...details } = state.details;
-      set({ cases: state.cases.filter((item) => item.id !== id), details, casesEtag: null });
+      set({
+        cases: state.cases.filter((item) => item.id !== id),
+        details,
+        casesEtag: null,
+        workQueue: state.workQueue && state.workQueue.filter((item) => item.id !== id),
+      });
     },
     setUsers: (users: User[], usersEtag: string | null = null) => set({ users, usersEtag }),
     setDashboard: (dashboard: DashboardFigures) => set({ dashboard }),
+    setWorkQueue: (workQueue: CaseSummary[]) => set({ workQueue }, { keep: false }),
     markSynced: (at: Date = new Date()) => set({ syncedAt: at.toISOString(), offline: false }),
     setOffline: (offline: boolean) => {
       if (state.offline !== offline) set({ offline }, { keep: false });

@@ -184,6 +184,7 @@ export const api = {
   dashboard: () => request<DashboardFigures>('GET', '/dashboard'),
   reportSummary: ({ from, to }: ReportRange) =>
     request<ReportSummary>('GET', `/reports/summary?from=${enc(from)}&to=${enc(to)}`),
+  workQueue: () => request<CaseSummary[]>('GET', '/work-queue'),
 
   users: (etag: string | null = null) => conditionalGet<User[]>('/users', etag),
   createUser: (username: string, password: string, role: Role) =>

@@ -35,11 +35,17 @@ export function loadDashboard(): Promise<boolean> {
   return read(async () => cache.setDashboard(await api.dashboard()));
 }
 
+/** My Queue (staff only: a Doctor has none). */
+export function loadWorkQueue(): Promise<boolean> {
+  return read(async () => cache.setWorkQueue(await api.workQueue()));
+}
+
 /** Everything the role may read: doctors read only their cases. */
 export async function loadAll(role: Role): Promise<boolean> {
   const loads = [loadCases()];
   if (can(role, 'listUsers')) loads.push(loadUsers());
   if (can(role, 'viewDashboard')) loads.push(loadDashboard());
+  if (can(role, 'viewWorkQueue')) loads.push(loadWorkQueue());
   const results = await Promise.allSettled(loads);
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw (failure as PromiseRejectedResult).reason;

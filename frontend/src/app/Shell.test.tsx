@@ -15,6 +15,7 @@ function setup(user = manager) {
     'GET /users': { body: [manager] },
     'GET /dashboard': { body: dashboardFigures },
     'GET /reports/summary': { status: 500, body: { error: 'Not in this test.' } },
+    'GET /work-queue': { body: [] },
   });
   cache.begin(user);
   cache.setCases(sampleCases.map(toCaseSummary));
@@ -23,6 +24,27 @@ function setup(user = manager) {
 }
 
 describe('Shell', () => {
+  it('opens a Technician on My Queue, with the Lab Dashboard a tab away', async () => {
+    setup(technician);
+    expect(screen.getByRole('heading', { level: 1, name: /My Queue/ })).toBeTruthy();
+    expect(await screen.findByText(/Nothing in your queue/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'Lab Dashboard' }));
+    expect(screen.getByRole('heading', { level: 1, name: 'Lab Dashboard' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Lab Dashboard' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('opens a Manager on the Lab Dashboard, with My Queue a tab away', async () => {
+    setup(manager);
+    expect(screen.getByRole('heading', { level: 1, name: 'Lab Dashboard' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'My Queue' }));
+    expect(screen.getByRole('heading', { level: 1, name: /My Queue/ })).toBeTruthy();
+  });
+
+  it('gives a Doctor no home tabs', () => {
+    setup(doctor);
+    expect(screen.queryByRole('tablist', { name: 'Home screens' })).toBeNull();
+  });
+
   it('opens the scanner dialog from #scan and removes the fragment when it closes', () => {
     window.history.replaceState(null, '', '/#scan');
     setup();

@@ -6,6 +6,9 @@ import { EditCaseDialog } from '../features/case-detail/EditCaseDialog';
 import { ManagerDashboard } from '../features/dashboard/ManagerDashboard';
 import { DoctorDashboard } from '../features/doctor/DoctorDashboard';
 import { OfflineBanner } from '../features/live/OfflineBanner';
+import { defaultHome, type HomeScreen } from '../features/queue/homeScreens';
+import { HomeTabs } from '../features/queue/HomeTabs';
+import { MyQueue } from '../features/queue/MyQueue';
 import { CaseQrDialog, StageQrSheet } from '../features/qr';
 import { useLiveSync } from '../features/live/useLiveSync';
 import { usePushSubscription } from '../features/pwa/usePushSubscription';
@@ -61,6 +64,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   };
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
+  const [home, setHome] = useState<HomeScreen | null>(() => defaultHome(user.role));
   // A Doctor viewing a Completed case with staging sees the aligner staging screen (spec section 2).
   const showStaging = useCache((state) => {
     const selected = selectedCaseId ? state.cases.find((item) => item.id === selectedCaseId) : undefined;
@@ -123,13 +127,20 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onScan={scanner.openScanner}
           />
         ) : (
-          <ManagerDashboard
-            user={user}
-            onOpenCase={setSelectedCaseId}
-            onEditCase={(caseId) => setDialog({ kind: 'edit', caseId })}
-            onOpenSettings={setSettings}
-            onScan={scanner.openScanner}
-          />
+          <>
+            {home ? <HomeTabs role={user.role} current={home} onChange={setHome} /> : null}
+            {home === 'queue' ? (
+              <MyQueue user={user} onOpenCase={setSelectedCaseId} onScan={scanner.openScanner} />
+            ) : (
+              <ManagerDashboard
+                user={user}
+                onOpenCase={setSelectedCaseId}
+                onEditCase={(caseId) => setDialog({ kind: 'edit', caseId })}
+                onOpenSettings={setSettings}
+                onScan={scanner.openScanner}
+              />
+            )}
+          </>
         )}
       </main>
       <MobileBottomNav

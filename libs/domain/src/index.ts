@@ -7,6 +7,7 @@ export * from './case/decide.js';
 export * from './case/texts.js';
 export * from './case/notes-bound.js';
 export * from './case/at-risk.js';
+export * from './case/work-queue.js';
 export * from './case/history.js';
 export * from './backup/backup-file.js';
 export * from './permissions/roles.js';

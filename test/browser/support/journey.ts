@@ -47,9 +47,21 @@ export async function goHome(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Go to dashboard' }).click();
 }
 
+/**
+ * Shows the Lab Dashboard: a Manager's home; for Technicians, Designers and Representatives,
+ * whose home is My Queue, the tab beside it.
+ */
+export async function showLabDashboard(page: Page): Promise<void> {
+  const tab = page.getByRole('tab', { name: 'Lab Dashboard' });
+  await tab.waitFor();
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  await page.getByRole('heading', { level: 1, name: 'Lab Dashboard' }).waitFor();
+}
+
 /** Opens a case from the Lab Dashboard's table (search, then the row). */
 export async function openFromLabDashboard(page: Page, patient: string): Promise<void> {
   await goHome(page);
+  await showLabDashboard(page);
   await page.getByPlaceholder('Search cases...').fill(patient);
   await page.getByRole('table', { name: 'All Cases' }).getByText(patient, { exact: true }).click();
   await page.getByRole('heading', { level: 1, name: patient, exact: true }).waitFor();

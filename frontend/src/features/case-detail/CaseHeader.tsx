@@ -2,6 +2,7 @@ import type { Case } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
+import { PrintTicketButton } from '../ticket/PrintTicketButton';
 import { ActionError } from './ActionError';
 import type { CaseAbilities } from './availability';
 import { caseDetailApi } from './caseDetailApi';
@@ -55,6 +56,7 @@ export function CaseHeader({
           </p>
         </div>
         <div className="button-row cd-header__actions" role="group" aria-label={T.caseActions}>
+          {abilities.printTicket ? <PrintTicketButton item={item} /> : null}
           {abilities.showQr ? (
             <button type="button" className="button button--secondary" onClick={onShowCaseQr}>
               <Icon name="qr" />

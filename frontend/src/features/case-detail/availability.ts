@@ -1,6 +1,7 @@
 import {
   can,
   CASE_STATUSES,
+  isStaff,
   decide,
   STATUS_LABELS,
   UNASSIGNED,
@@ -24,6 +25,8 @@ export function caseAbilities(item: Case, actor: Actor) {
     showQr: allowed(item, actor, { type: 'GenerateCaseQr' }),
     /** 'Stage QRs': a Completed case with aligner staging. */
     showStageQrs: item.status === STATUS_LABELS.Completed && item.staging.length > 0,
+    /** 'Print ticket': the lab's work ticket, for staff (a Doctor's cases are not on their bench). */
+    printTicket: isStaff(actor.role),
     edit: can(actor.role, 'editCase'),
     hold: can(actor.role, 'holdCase'),
     /** New Case Approval panel: Pending Approval, not held, Manager. */

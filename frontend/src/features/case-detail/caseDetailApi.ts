@@ -37,7 +37,7 @@ export const caseDetailApi = {
     }),
   reject: (item: Case, reason: string) =>
     request<Case>('POST', path(item.id, '/reject'), { body: { reason, expectedVersion: item.version } }),
-  advance: (item: Case, fromStatus: CaseStatus) =>
+  advance: (item: Pick<Case, 'id'>, fromStatus: CaseStatus) =>
     request<Case>('POST', path(item.id, '/advance'), { body: { fromStatus } }),
   doctorApprove: (item: Case) =>
     request<Case>('POST', path(item.id, '/doctor-approve'), { body: { expectedVersion: item.version } }),

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { can, type CaseSummary, type User } from '@alignerflow/domain';
 import { API_BASE, ApiError } from '../../api/client';
 import { cache } from '../../api/cache';
-import { loadAll, loadCases, loadDashboard, loadUsers } from '../../api/queries';
+import { loadAll, loadCases, loadDashboard, loadUsers, loadWorkQueue } from '../../api/queries';
 import { toast } from '../../components/toastStore';
 import { foregroundAlert, type AlertKind, type AlertMessage } from './alerts';
 import { PWA_TEXTS } from '../pwa/texts';
@@ -54,13 +54,23 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
       }, 300);
     };
 
+    // A whole-list change (a restore, a refresh while the stream was down) reads My Queue again;
+    // single case changes are applied to it by the cache itself.
+    const refreshQueue = () => {
+      if (!can(role, 'viewWorkQueue')) return;
+      loadWorkQueue().catch((error) => sessionEnded(error) || console.warn('Queue refresh failed', error));
+    };
+
     const poll = async () => {
       if (polling || stopped) return;
       polling = true;
       const before = cache.get().cases;
       try {
         await Promise.all([loadCases(), can(role, 'listUsers') ? loadUsers() : Promise.resolve(true)]);
-        if (cache.get().cases !== before) refreshDashboardSoon();
+        if (cache.get().cases !== before) {
+          refreshDashboardSoon();
+          refreshQueue();
+        }
       } catch (error) {
         if (!sessionEnded(error)) console.warn('Refresh failed', error);
       } finally {
@@ -124,6 +134,7 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
           void loadCases();
         }
         refreshDashboardSoon();
+        refreshQueue();
       });
       source.addEventListener('users_refresh', (event) => {
         const users = parse<User[]>(event);

@@ -51,6 +51,7 @@ const CAPABILITY_TABLE: [
   ['reviewTreatmentPlan', N, N, N, N, Y],
   ['changeStaging', Y, N, N, N, Y],
   ['viewDashboard', Y, Y, Y, Y, N],
+  ['viewWorkQueue', Y, Y, Y, Y, N],
   ['listUsers', Y, Y, Y, Y, N],
   ['manageUsers', Y, N, N, N, N],
   ['backup', Y, N, N, N, N],

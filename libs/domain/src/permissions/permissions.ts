@@ -21,6 +21,7 @@ export const CAPABILITIES = {
   reviewTreatmentPlan: ['Doctor'],
   changeStaging: ['Doctor', 'Manager'],
   viewDashboard: ['Manager', 'Representative', 'Designer', 'Technician'],
+  viewWorkQueue: ['Manager', 'Representative', 'Designer', 'Technician'],
   listUsers: ['Manager', 'Representative', 'Designer', 'Technician'],
   manageUsers: ['Manager'],
   backup: ['Manager'],

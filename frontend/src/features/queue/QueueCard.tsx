@@ -1,0 +1,100 @@
+import {
+  advanceAvailability,
+  daysUntilDue,
+  isAtRisk,
+  nextStatus,
+  type CaseSummary,
+  type User,
+} from '@alignerflow/domain';
+import { formatDate } from '../../components/format';
+import { Icon } from '../../components/Icon';
+import { StatusBadge } from '../../components/StatusBadge';
+import { toast } from '../../components/toastStore';
+import { ActionError } from '../case-detail/ActionError';
+import { caseDetailApi } from '../case-detail/caseDetailApi';
+import { CASE_DETAIL_TEXTS } from '../case-detail/texts';
+import { useCaseCommand } from '../case-detail/useCaseCommand';
+import { dueText } from '../dashboard/AtRiskPanel';
+import { DASHBOARD_TEXTS } from '../dashboard/texts';
+import { QUEUE_TEXTS as T } from './texts';
+import { timeInStage } from './timeInStage';
+
+interface QueueCardProps {
+  item: CaseSummary;
+  user: User;
+  now: Date;
+  onOpenCase: (id: string) => void;
+}
+
+/**
+ * One case of My Queue. "Complete Stage & Advance" is the case detail's own: the same decision
+ * (`advanceAvailability`), the same command runner (`useCaseCommand`: `fromStatus`, a 409
+ * reloads the case and says why) and the same texts.
+ */
+export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
+  const commands = useCaseCommand(item.id);
+  // The summary carries everything the advance rule reads; only the notes are left out.
+  const { enabled, message } = advanceAvailability({ ...item, notes: [] }, user);
+  const atRisk = isAtRisk(item, now);
+  const days = daysUntilDue(item, now);
+  const guidanceId = `queue-guidance-${item.id}`;
+
+  const advance = async () => {
+    const from = item.status;
+    const moved = await commands.run('advance', () => caseDetailApi.advance(item, from));
+    const to = nextStatus(from);
+    if (moved && to) toast(CASE_DETAIL_TEXTS.completeAdvance, T.advanced(item.id, to));
+  };
+
+  return (
+    <li className={`queue-card${atRisk ? ' at-risk' : ''}`} data-case-id={item.id}>
+      <button
+        type="button"
+        className="queue-card__open"
+        onClick={() => onOpenCase(item.id)}
+        aria-label={T.openCase(item.id, item.patientName)}
+      >
+        <span className="queue-card__head">
+          <span className="mono queue-card__id">{item.id}</span>
+          <StatusBadge status={item.status} onHold={item.onHold} />
+        </span>
+        <strong className="queue-card__patient">{item.patientName}</strong>
+        <span className="queue-card__tags">
+          {item.priority === 'High' ? (
+            <span className="queue-card__priority">{T.highPriority}</span>
+          ) : (
+            <span className="muted">{T.normalPriority}</span>
+          )}
+          {atRisk ? <span className="risk-tag">{DASHBOARD_TEXTS.atRiskBadge}</span> : null}
+        </span>
+        <span className="queue-card__meta">
+          <span>
+            {T.dueDate}: {formatDate(item.deliveryDate)}
+            {days !== undefined ? <span className="muted"> · {dueText(days)}</span> : null}
+          </span>
+          <span>
+            <Icon name="clock" /> {T.inStage}: {timeInStage(item.statusEnteredAt, now)}
+          </span>
+        </span>
+      </button>
+      <div className="queue-card__actions">
+        <button
+          type="button"
+          className="button button--primary button--block queue-card__advance"
+          disabled={!enabled || commands.busy === 'advance'}
+          aria-describedby={message ? guidanceId : undefined}
+          onClick={() => void advance()}
+        >
+          <Icon name="check" />
+          {CASE_DETAIL_TEXTS.completeAdvance}
+        </button>
+        {message ? (
+          <p id={guidanceId} className="cd-guidance">
+            {message}
+          </p>
+        ) : null}
+        <ActionError message={commands.errors.advance} />
+      </div>
+    </li>
+  );
+}

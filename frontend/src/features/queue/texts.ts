@@ -1,0 +1,21 @@
+/** Texts of My Queue (issue 15): the staff's daily case work. */
+export const QUEUE_TEXTS = {
+  title: 'My Queue',
+  subtitle: 'Cases waiting for you: soonest due first, High priority first on the same day.',
+  tabsLabel: 'Home screens',
+  dashboardTab: 'Lab Dashboard',
+  queueTab: 'My Queue',
+  loading: 'Loading your queue...',
+  failed: 'Your queue could not be loaded.',
+  retry: 'Retry',
+  empty: 'Nothing in your queue. Cases you can work on appear here as they reach your stage.',
+  count: (n: number) => (n === 1 ? '1 case' : `${n} cases`),
+  listLabel: 'Cases in my queue',
+  dueDate: 'Due',
+  inStage: 'In stage',
+  priority: 'Priority',
+  highPriority: 'High priority',
+  normalPriority: 'Normal',
+  openCase: (id: string, patient: string) => `Open case ${id}, ${patient}`,
+  advanced: (id: string, to: string) => `${id} moved to ${to}.`,
+} as const;
