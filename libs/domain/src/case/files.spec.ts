@@ -8,7 +8,7 @@ import {
   manager,
   time,
 } from './case-work-fixtures.js';
-import type { CaseFile } from './case.js';
+import type { Case, CaseFile } from './case.js';
 import { decide } from './decide.js';
 import { evolve } from './evolve.js';
 import { CASE_TEXTS, CASE_WORK_TEXTS } from './texts.js';
@@ -21,7 +21,7 @@ const stored = (n: number, name = `scan-${n}.pdf`, type = 'Document'): CaseFile 
     url: `/api/files/00000000-0000-0000-0000-00000000001${n}/${name}`,
     size: '0.10 MB',
   }) as CaseFile;
-const withDoctor = () => ({ ...fold(created), assignedDoctorUsername: 'dr.lee' });
+const withDoctor = (): Case => ({ ...fold(created), assignedDoctorUsername: 'dr.lee' });
 const add = (files: unknown, actor: Actor = designer, state = withDoctor()) =>
   decide(state, { type: 'AddFiles', files }, actor, time(10));
 const remove = (url: unknown, reason: unknown, actor: Actor = manager, state = withDoctor()) =>

@@ -77,6 +77,7 @@ export const CASE_WORK_TEXTS = {
   alreadyAttached: (name: string) => `"${name}" is already attached to a case.`,
   duplicateFile: (name: string) => `"${name}" is listed twice.`,
   fileNotFound: 'File not found.',
+  fileUrlRequired: 'Name the url of the file to remove.',
   removeReasonRequired: 'A reason is required to remove a file.',
   reorderOnlyCompleted: 'A remake or refinement can only be ordered for a completed case.',
   reorderRoles: "Only a manager or the case's doctor can order a remake or refinement.",
