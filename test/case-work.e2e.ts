@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
 import type { ApiClient } from './support/http';
+import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // Real file contents: the server checks uploads by their bytes.
@@ -30,6 +31,8 @@ async function download(client: ApiClient, url: string) {
   });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
 }
+
+jest.setTimeout(LIVE_TEST_TIMEOUT_MS);
 
 describe('case work: files after creation, plan versions, remakes and refinements', () => {
   let lab: TestApp;
@@ -396,6 +399,48 @@ describe('case work: files after creation, plan versions, remakes and refinement
       });
       expect(other.status).toBe(201);
     });
+  });
+
+  it('open screens hear every change live: files, plan versions, the remake and its original', async () => {
+    const id = await plannedCase('Live Patient');
+    const streams = await Promise.all(
+      [admin, drLee].map((client) => SseStream.open(`${lab.apiUrl}/events`, { token: client.token })),
+    );
+    try {
+      const pdf = await upload(drLee, PDF, 'live.pdf');
+      await drLee.post(`/cases/${id}/files`, { files: [pdf.body] });
+      await complete(id);
+      const remake = (await drLee.post(`/cases/${id}/reorders`, { kind: 'remake', reasonCode: 'lost' })).body;
+      for (const stream of streams) {
+        await stream.waitFor(
+          (m) =>
+            m.event === 'case_updated' &&
+            m.data.id === id &&
+            m.data.files.some((f: { name: string }) => f.name === 'live.pdf'),
+          'the added file',
+        );
+        await stream.waitFor(
+          (m) =>
+            m.event === 'case_updated' &&
+            m.data.id === id &&
+            m.data.planVersions?.[0]?.outcome === 'approved',
+          'the approved plan version',
+        );
+        const created = await stream.waitFor(
+          (m) => m.event === 'case_created' && m.data.id === remake.id,
+          'the remake',
+        );
+        expect(created.data.origin).toEqual({ caseId: id, kind: 'remake', reasonCode: 'lost', reason: '' });
+        expect(created.data).not.toHaveProperty('notes');
+        await stream.waitFor(
+          (m) =>
+            m.event === 'case_updated' && m.data.id === id && m.data.followUps?.[0]?.caseId === remake.id,
+          'the original with its follow-up',
+        );
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 
   it('a rebuild from the log gives the same read models, row for row', async () => {
