@@ -153,6 +153,9 @@ describe('case work in the browser', () => {
       .getByText('Documents must be PDF files.')
       .waitFor();
     await shot(page, 'failed-1280');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.locator('.cw-add').scrollIntoViewIfNeeded();
+    await shot(page, 'failed-375');
   });
 
   it('shows the plan versions newest first, with the decision and the comment', async () => {
@@ -229,5 +232,9 @@ describe('case work in the browser', () => {
     await narrow.locator('.case-card__open', { hasText: remakeId }).first().click();
     await narrow.locator('.cw-links', { hasText: 'Remake of' }).waitFor();
     await shot(narrow, 'remake-detail-375');
+    await narrow.locator('.cw-links').getByRole('button', { name: planCaseId }).click();
+    await narrow.getByRole('button', { name: 'Order remake / refinement' }).click();
+    await narrow.getByRole('dialog').waitFor();
+    await shot(narrow, 'reorder-dialog-375');
   });
 });
