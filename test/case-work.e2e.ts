@@ -124,6 +124,13 @@ describe('case work: files after creation, plan versions, remakes and refinement
         body: { error: CASE_WORK_TEXTS.alreadyAttached('mine.png') },
       });
       expect((await admin.get(`/cases/${id}`)).body.files).toEqual([]);
+      const photo = await upload(admin, PNG, 'bite.png');
+      expect(
+        await admin.post(`/cases/${id}/files`, { files: [{ ...photo.body, type: 'STL' }] }),
+      ).toMatchObject({
+        status: 400,
+        body: { error: CASE_WORK_TEXTS.wrongType('bite.png', 'Photo') },
+      });
     });
 
     it('another doctor: 404; bad bodies: 400 with clear texts', async () => {

@@ -47,13 +47,13 @@ export async function claimUploads(
 export async function claimUploadsForCase(
   runner: QueryRunner,
   caseId: string,
-  files: { url: string; name: string }[],
+  files: { url: string; name: string; type: string }[],
   actor: Actor,
 ) {
   const ids = files.map((file) => FILE_URL.exec(file.url)?.[1]);
   if (ids.some((id) => !id)) rejectWith('invalid', FILE_TEXTS.notYours);
-  const rows: { id: string; uploader: string; case_id: string | null }[] = await runner.query(
-    'SELECT id::text, uploader, case_id FROM uploads WHERE id = ANY($1::uuid[]) FOR UPDATE',
+  const rows: { id: string; uploader: string; case_id: string | null; kind: string }[] = await runner.query(
+    'SELECT id::text, uploader, case_id, kind FROM uploads WHERE id = ANY($1::uuid[]) FOR UPDATE',
     [ids],
   );
   for (const [index, id] of ids.entries()) {
@@ -61,6 +61,9 @@ export async function claimUploadsForCase(
     if (!row || row.uploader !== actor.username.toLowerCase()) rejectWith('invalid', FILE_TEXTS.notYours);
     if (row.case_id !== null && row.case_id !== caseId)
       rejectWith('invalid', CASE_WORK_TEXTS.alreadyAttached(files[index].name));
+    // The list says what the server found the bytes to be, not what the caller claims.
+    if (row.kind !== files[index].type)
+      rejectWith('invalid', CASE_WORK_TEXTS.wrongType(files[index].name, row.kind));
   }
   await runner.query('UPDATE uploads SET case_id = $1 WHERE id = ANY($2::uuid[])', [caseId, ids]);
 }

@@ -76,6 +76,7 @@ export const CASE_WORK_TEXTS = {
   notYours: 'A case can only carry files you uploaded yourself.',
   alreadyAttached: (name: string) => `"${name}" is already attached to a case.`,
   duplicateFile: (name: string) => `"${name}" is listed twice.`,
+  wrongType: (name: string, kind: string) => `"${name}" was uploaded as ${kind}.`,
   fileNotFound: 'File not found.',
   fileUrlRequired: 'Name the url of the file to remove.',
   removeReasonRequired: 'A reason is required to remove a file.',
