@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, type AppConfig } from '../config/config.js';
+import type { AppConfig } from '../config/config.js';
+import { fail, type Fail } from '../config/env-values.js';
 
 export interface FcmServiceAccount {
   clientEmail: string;
@@ -45,14 +46,11 @@ export const MAX_ATTEMPTS = 5;
 const DEFAULT_SUBJECT = 'mailto:admin@example.com';
 const FCM_DEFAULT_ENDPOINT = 'https://fcm.googleapis.com';
 
-/** Read once at start, like the app's config: a wrong value stops the boot naming its variable. */
+/** Read by loadConfig, once at start: a wrong value stops the boot naming its variable. */
 export function loadNotificationsConfig(
-  app: AppConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  app: Pick<AppConfig, 'basePath' | 'dataDir' | 'redisUrl' | 'processRole'>,
+  env: NodeJS.ProcessEnv,
 ): NotificationsConfig {
-  const fail = (name: string, why: string): never => {
-    throw new ConfigError(`Invalid configuration: ${name} ${why}`);
-  };
   const publicKey = env.VAPID_PUBLIC_KEY?.trim() || undefined;
   const privateKey = env.VAPID_PRIVATE_KEY?.trim() || undefined;
   if (publicKey && !privateKey) fail('VAPID_PRIVATE_KEY', 'is required when VAPID_PUBLIC_KEY is set');
@@ -86,10 +84,7 @@ export function pushEndpointHost(url: URL): string {
   return `${url.hostname}:${url.port || '443'}`;
 }
 
-function loadPushAllowedHosts(
-  env: NodeJS.ProcessEnv,
-  fail: (name: string, why: string) => never,
-): ReadonlySet<string> {
+function loadPushAllowedHosts(env: NodeJS.ProcessEnv, fail: Fail): ReadonlySet<string> {
   const hosts = new Set<string>();
   for (const entry of (env.PUSH_ALLOWED_HOSTS ?? '').split(',').map((item) => item.trim())) {
     if (!entry) continue;
@@ -106,7 +101,7 @@ function loadPushAllowedHosts(
   return hosts;
 }
 
-function loadFcm(env: NodeJS.ProcessEnv, fail: (name: string, why: string) => never): FcmConfig | null {
+function loadFcm(env: NodeJS.ProcessEnv, fail: Fail): FcmConfig | null {
   const file = env.FCM_CREDENTIALS_FILE?.trim() || undefined;
   const projectIdSetting = env.FCM_PROJECT_ID?.trim() || undefined;
   const endpointSetting = env.FCM_ENDPOINT?.trim() || undefined;
@@ -138,12 +133,7 @@ function loadFcm(env: NodeJS.ProcessEnv, fail: (name: string, why: string) => ne
   return { projectId, endpoint, serviceAccount: { clientEmail, privateKey, tokenUri } };
 }
 
-function positiveInt(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  fail: (name: string, why: string) => never,
-): number {
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, fail: Fail): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
