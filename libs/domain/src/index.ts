@@ -10,6 +10,8 @@ export * from './case/plan-versions.js';
 export * from './case/texts.js';
 export * from './case/notes-bound.js';
 export * from './case/at-risk.js';
+export * from './case/history.js';
+export * from './backup/backup-file.js';
 export * from './permissions/roles.js';
 export * from './permissions/permissions.js';
 export * from './staging/staging.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../case-detail/caseDetailApi';
+import type { CaseHistoryEntry as HistoryEntry, Role } from '@alignerflow/domain';
 import { historyLines } from '../case-detail/historyText';
 
 const url = '/api/files/00000000-0000-0000-0000-000000000009/plan.pdf';
@@ -9,7 +9,7 @@ const entry = (
   type: string,
   data: Record<string, unknown>,
   username = 'admin',
-  role = 'Manager',
+  role: Role = 'Manager',
 ): HistoryEntry => ({
   position: String(n),
   version: n,
