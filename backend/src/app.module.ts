@@ -20,6 +20,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { ReportsModule } from './reports/reports.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
@@ -53,6 +54,7 @@ export class AppModule {
         AiModule,
         BackupModule,
         AuditModule,
+        ReportsModule,
         MetricsModule,
         OpenApiModule,
       ],

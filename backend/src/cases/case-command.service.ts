@@ -7,6 +7,8 @@ import {
   decide,
   evolve,
   followUpCreated,
+  leftStatus,
+  originFrom,
   type Actor,
   type Case,
   type CaseCommand,
@@ -27,6 +29,7 @@ import {
 import { APPEND_FLUSHED, GroupCommit } from '../event-store/group-commit.js';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { CaseViewProjection } from './projections/case-view.projection.js';
+import { reportUpsertSql, type IntervalRow } from '../reports/report-rows.projection.js';
 
 export interface CommandOptions {
   /** The stream version the user saw; a mismatch is a 409 instead of a re-decision. */
@@ -152,7 +155,10 @@ export class CaseCommandService {
     }
   }
 
-  /** One stream's append of `events` decided on `state`, with the case_view row they lead to. */
+  /**
+   * One stream's append of `events` decided on `state`, with the case_view row and the reports'
+   * rows they lead to, written in the append's statement.
+   */
   private appendOf(
     state: Case | null,
     events: NewEvent[],
@@ -160,7 +166,18 @@ export class CaseCommandService {
     options: CommandOptions,
     now: string,
   ): { append: StreamAppend; next: Case } {
-    const next = this.evolveAll(state, events, actor, now);
+    // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
+    // The reports' stage rows come from each status an event leaves, as the rebuild finds them.
+    const intervals: IntervalRow[] = [];
+    let origin = undefined as ReturnType<typeof originFrom>;
+    const next = events.reduce<Case | null>((current, { type, data }) => {
+      const event = { type, data: JSON.parse(JSON.stringify(data ?? null)), actor, at: now } as CaseEvent;
+      const evolved = evolve(current, event);
+      const left = leftStatus(current, event, evolved);
+      if (left) intervals.push({ ...left, caseId: evolved.id, version: evolved.version });
+      origin = originFrom(event) ?? origin;
+      return evolved;
+    }, state)!;
     return {
       next,
       append: {
@@ -169,24 +186,12 @@ export class CaseCommandService {
         events,
         metadata: { actor, correlationId: options.correlationId },
         recordedAt: now,
-        alongside: ({ param, lastPosition, appended }) =>
-          this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
+        alongside: ({ param, lastPosition, appended }) => [
+          ...this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
+          ...reportUpsertSql(next, origin, intervals, { param, lastPosition, when: appended }),
+        ],
       },
     };
-  }
-
-  /** What evolve sees of an event is what a reader of the stream will see: the stored JSON. */
-  private evolveAll(state: Case | null, events: NewEvent[], actor: Actor, now: string): Case {
-    return events.reduce<Case | null>(
-      (current, { type, data }) =>
-        evolve(current, {
-          type,
-          data: JSON.parse(JSON.stringify(data ?? null)),
-          actor,
-          at: now,
-        } as CaseEvent),
-      state,
-    )!;
   }
 
   private async decideAndAppend(

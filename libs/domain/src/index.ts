@@ -22,3 +22,4 @@ export * from './case/upcasters.js';
 export * from './notifications/policy.js';
 export * from './security/http-texts.js';
 export * from './notifications/push-subscriptions.js';
+export * from './reports/reports.js';
