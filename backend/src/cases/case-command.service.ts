@@ -6,12 +6,15 @@ import {
   caseStreamId,
   decide,
   evolve,
+  followUpCreated,
   leftStatus,
   originFrom,
   type Actor,
   type Case,
   type CaseCommand,
   type CaseEvent,
+  type CaseEventData,
+  type ReorderInput,
 } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
@@ -85,13 +88,110 @@ export class CaseCommandService {
   }
 
   execute(caseId: string, command: CaseCommand, actor: Actor, options: CommandOptions): Promise<Case> {
-    const turn = (this.turns.get(caseId) ?? Promise.resolve()).then(() =>
-      this.decideAndAppend(caseId, command, actor, options),
-    );
+    return this.inTurn(caseId, () => this.decideAndAppend(caseId, command, actor, options));
+  }
+
+  /**
+   * A remake or refinement of `caseId` as the new case `newCaseId`: FollowUpOrdered on the
+   * original and the new case's CaseCreated (with its origin), with both case_view rows and the
+   * side writes (the id's reservation), in one transaction: both cases change, or neither.
+   * Answers the new case.
+   */
+  orderFollowUp(
+    caseId: string,
+    newCaseId: string,
+    input: ReorderInput,
+    actor: Actor,
+    options: CommandOptions,
+  ): Promise<Case> {
+    return this.inTurn(caseId, () => this.appendFollowUp(caseId, newCaseId, input, actor, options));
+  }
+
+  private inTurn<T>(caseId: string, work: () => Promise<T>): Promise<T> {
+    const turn = (this.turns.get(caseId) ?? Promise.resolve()).then(work);
     const done = turn.catch(() => undefined);
     this.turns.set(caseId, done);
     void done.then(() => this.turns.get(caseId) === done && this.turns.delete(caseId));
     return turn;
+  }
+
+  private async appendFollowUp(
+    caseId: string,
+    newCaseId: string,
+    input: ReorderInput,
+    actor: Actor,
+    options: CommandOptions,
+  ): Promise<Case> {
+    // The original's remembered state may be overtaken by this write's retry: read the row.
+    this.remembered.delete(caseId);
+    for (let attempt = 0; ; attempt++) {
+      const state = await this.projection.snapshot(caseId);
+      const now = options.at ?? new Date().toISOString();
+      const events = this.decide(state, { type: 'OrderFollowUp', newCaseId, input }, actor, options, now);
+      const ordered = events[0] as Extract<CaseEventData, { type: 'FollowUpOrdered' }>;
+      const created: CaseEventData = {
+        type: 'CaseCreated',
+        data: followUpCreated(state!, ordered.data, now),
+      };
+      const original = this.appendOf(state, events, actor, options, now);
+      const fresh = this.appendOf(null, [created], actor, options, now);
+      try {
+        const recorded = await withTransaction(this.dataSource, async (runner) => {
+          await options.beforeAppend?.(runner);
+          const results = await this.store.appendStreams([original.append, fresh.append], runner);
+          const stale = results.find((result) => result instanceof WrongExpectedVersionError);
+          if (stale) throw stale;
+          return (results as RecordedEvent[][]).flat();
+        });
+        this.committed(recorded);
+        return fresh.next;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        // The new case's stream exists already: its id was taken, which the caller answers with another.
+        const idTaken = error.streamId === caseStreamId(newCaseId);
+        if (idTaken || options.expectedVersion !== undefined || attempt >= MAX_ATTEMPTS)
+          throw new DomainRejection({ kind: 'conflict', message: CASE_TEXTS.concurrentChange });
+      }
+    }
+  }
+
+  /**
+   * One stream's append of `events` decided on `state`, with the case_view row and the reports'
+   * rows they lead to, written in the append's statement.
+   */
+  private appendOf(
+    state: Case | null,
+    events: NewEvent[],
+    actor: Actor,
+    options: CommandOptions,
+    now: string,
+  ): { append: StreamAppend; next: Case } {
+    // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
+    // The reports' stage rows come from each status an event leaves, as the rebuild finds them.
+    const intervals: IntervalRow[] = [];
+    let origin = undefined as ReturnType<typeof originFrom>;
+    const next = events.reduce<Case | null>((current, { type, data }) => {
+      const event = { type, data: JSON.parse(JSON.stringify(data ?? null)), actor, at: now } as CaseEvent;
+      const evolved = evolve(current, event);
+      const left = leftStatus(current, event, evolved);
+      if (left) intervals.push({ ...left, caseId: evolved.id, version: evolved.version });
+      origin = originFrom(event) ?? origin;
+      return evolved;
+    }, state)!;
+    return {
+      next,
+      append: {
+        streamId: caseStreamId(next.id),
+        expectedVersion: state?.version ?? 0,
+        events,
+        metadata: { actor, correlationId: options.correlationId },
+        recordedAt: now,
+        alongside: ({ param, lastPosition, appended }) => [
+          ...this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
+          ...reportUpsertSql(next, origin, intervals, { param, lastPosition, when: appended }),
+        ],
+      },
+    };
   }
 
   private async decideAndAppend(
@@ -115,29 +215,7 @@ export class CaseCommandService {
         const events = this.decide(state, command, actor, options, now);
         if (!events.length && memory) continue;
         if (!events.length) return this.projection.withNotes(state!);
-        // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
-        // The reports' stage rows come from each status an event leaves, as the rebuild finds them.
-        const intervals: IntervalRow[] = [];
-        let origin = undefined as ReturnType<typeof originFrom>;
-        const next = events.reduce<Case | null>((current, { type, data }) => {
-          const event = { type, data: JSON.parse(JSON.stringify(data ?? null)), actor, at: now } as CaseEvent;
-          const evolved = evolve(current, event);
-          const left = leftStatus(current, event, evolved);
-          if (left) intervals.push({ ...left, caseId: evolved.id, version: evolved.version });
-          origin = originFrom(event) ?? origin;
-          return evolved;
-        }, state)!;
-        const append: StreamAppend = {
-          streamId: caseStreamId(caseId),
-          expectedVersion: state?.version ?? 0,
-          events,
-          metadata: { actor, correlationId: options.correlationId },
-          recordedAt: now,
-          alongside: ({ param, lastPosition, appended }) => [
-            ...this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
-            ...reportUpsertSql(next, origin, intervals, { param, lastPosition, when: appended }),
-          ],
-        };
+        const { append, next } = this.appendOf(state, events, actor, options, now);
         await (options.beforeAppend
           ? this.appendWithSideWrites(append, options.beforeAppend)
           : this.appends.append(append));

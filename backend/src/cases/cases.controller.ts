@@ -9,6 +9,7 @@ import { requireCapability } from '../common/require-capability.js';
 import type { CommandOptions } from './case-command.service.js';
 import { CasesQueries } from './cases.queries.js';
 import {
+  AddFilesDto,
   AddNoteDto,
   AdvanceStageDto,
   ApproveCaseDto,
@@ -17,6 +18,8 @@ import {
   CreateCaseDto,
   PricingDto,
   RejectCaseDto,
+  RemoveFileDto,
+  ReorderDto,
   RequestChangesDto,
   ScanDto,
   SimulationLinksDto,
@@ -31,7 +34,9 @@ import {
   ResetAlignerStageCommand,
   StartAlignerStageCommand,
 } from './commands/aligner-stage.commands.js';
+import { AddFilesCommand, RemoveFileCommand } from './commands/case-files.commands.js';
 import { CreateCaseCommand } from './commands/create-case.command.js';
+import { OrderFollowUpCommand } from './commands/order-follow-up.command.js';
 import { DeleteCaseCommand } from './commands/delete-case.command.js';
 import { EditCaseCommand } from './commands/edit-case.command.js';
 import { GenerateCaseQrCommand } from './commands/generate-case-qr.command.js';
@@ -224,6 +229,29 @@ export class CasesController {
       rejectWith('invalid', 'Stage must be a whole number from 1.');
     const Command = STAGING_COMMANDS[action as keyof typeof STAGING_COMMANDS];
     return this.run(new Command(id, caller.actor, options(caller, body), { stageNumber }));
+  }
+
+  @Post('cases/:id/files')
+  @HttpCode(200)
+  addFiles(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AddFilesDto) {
+    return this.run(new AddFilesCommand(id, caller.actor, options(caller, body), { files: body.files }));
+  }
+
+  @Post('cases/:id/files/remove')
+  @HttpCode(200)
+  removeFile(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RemoveFileDto) {
+    return this.run(
+      new RemoveFileCommand(id, caller.actor, options(caller, body), { url: body.url, reason: body.reason }),
+    );
+  }
+
+  /** A remake or refinement of a completed case: 201 with the new case. */
+  @Post('cases/:id/reorders')
+  reorder(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ReorderDto) {
+    const { kind, reasonCode, reason } = body;
+    return this.run(
+      new OrderFollowUpCommand(id, caller.actor, options(caller, body), { kind, reasonCode, reason }),
+    );
   }
 
   @Post('scan')

@@ -9,7 +9,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { CASE_TEXTS, LIMITS, PRIORITIES } from '@alignerflow/domain';
+import { CASE_TEXTS, CASE_WORK_TEXTS, LIMITS, PRIORITIES } from '@alignerflow/domain';
 import { optional, quickBodyCheck, shortText, wholeNumber } from '../common/validation.js';
 
 /** A number or a numeric string; the domain decides what it means ("99.90", '' and 'abc' included). */
@@ -93,3 +93,34 @@ quickBodyCheck(SimulationLinksDto, {
   expectedVersion: version,
 });
 quickBodyCheck(ScanDto, { payload: shortText(1000) });
+
+export class AddFilesDto extends ConcurrencyDto {
+  // Each file's shape is the domain's to check (checkAddedFiles), with its texts.
+  @IsArray({ message: CASE_WORK_TEXTS.filesRequired }) files!: unknown[];
+}
+
+export class RemoveFileDto extends ConcurrencyDto {
+  @IsString({ message: CASE_WORK_TEXTS.fileUrlRequired }) @MaxLength(LIMITS.url) url!: string;
+  @IsOptional()
+  @IsString({ message: CASE_WORK_TEXTS.removeReasonRequired })
+  @MaxLength(LIMITS.reason)
+  reason?: string;
+}
+
+/** kind, reasonCode and reason are the domain's to judge (checkReorder), with its texts. */
+export class ReorderDto extends ConcurrencyDto {
+  @IsOptional() @IsString({ message: CASE_WORK_TEXTS.reorderKind }) @MaxLength(32) kind?: string;
+  @IsOptional() @IsString({ message: CASE_WORK_TEXTS.reasonCode }) @MaxLength(32) reasonCode?: string | null;
+  @IsOptional() @IsString() @MaxLength(LIMITS.reason) reason?: string;
+}
+quickBodyCheck(RemoveFileDto, {
+  url: shortText(LIMITS.url),
+  reason: optional(shortText(LIMITS.reason)),
+  expectedVersion: version,
+});
+quickBodyCheck(ReorderDto, {
+  kind: optional(shortText(32)),
+  reasonCode: optional(shortText(32)),
+  reason: optional(shortText(LIMITS.reason)),
+  expectedVersion: version,
+});

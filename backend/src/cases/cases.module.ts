@@ -13,7 +13,9 @@ import {
   ResetAlignerStageHandler,
   StartAlignerStageHandler,
 } from './commands/aligner-stage.commands.js';
+import { AddFilesHandler, RemoveFileHandler } from './commands/case-files.commands.js';
 import { CreateCaseHandler } from './commands/create-case.command.js';
+import { OrderFollowUpHandler } from './commands/order-follow-up.command.js';
 import { DeleteCaseHandler } from './commands/delete-case.command.js';
 import { EditCaseHandler } from './commands/edit-case.command.js';
 import { GenerateCaseQrHandler } from './commands/generate-case-qr.command.js';
@@ -48,6 +50,9 @@ export const CASE_COMMAND_HANDLERS = [
   ReopenAlignerStageHandler,
   ResetAlignerStageHandler,
   ScanQrHandler,
+  AddFilesHandler,
+  RemoveFileHandler,
+  OrderFollowUpHandler,
 ];
 
 @Module({

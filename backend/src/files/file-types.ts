@@ -1,6 +1,10 @@
 import { open } from 'node:fs/promises';
 
-export const UPLOAD_LIMITS = { STL: 200 * 1024 * 1024, Photo: 25 * 1024 * 1024 } as const;
+export const UPLOAD_LIMITS = {
+  STL: 200 * 1024 * 1024,
+  Photo: 25 * 1024 * 1024,
+  Document: 25 * 1024 * 1024,
+} as const;
 export type UploadKind = keyof typeof UPLOAD_LIMITS;
 
 const IMAGE_SIGNATURES: { mime: string; test: (head: Buffer) => boolean }[] = [
@@ -30,8 +34,13 @@ function imageMime(head: Buffer): string | undefined {
   return IMAGE_SIGNATURES.find((signature) => signature.test(head))?.mime;
 }
 
+/** A PDF starts with "%PDF-" (readers allow a little junk before it; uploads need not). */
+function isPdf(head: Buffer): boolean {
+  return head.subarray(0, 5).toString('latin1') === '%PDF-';
+}
+
 export function isUploadKind(value: unknown): value is UploadKind {
-  return value === 'STL' || value === 'Photo';
+  return value === 'STL' || value === 'Photo' || value === 'Document';
 }
 
 /** Why an upload is refused before it is written in full. */
@@ -57,7 +66,13 @@ export function uploadCap(
 ): { limit: number; kind: UploadKind } | UploadRefusal {
   if (declared !== undefined && !isUploadKind(declared)) return { reason: 'unknownKind' };
   const image = !!imageMime(head);
-  const possible: UploadKind | undefined = image ? 'Photo' : isStlName(name) ? 'STL' : undefined;
+  const possible: UploadKind | undefined = image
+    ? 'Photo'
+    : isPdf(head)
+      ? 'Document'
+      : isStlName(name)
+        ? 'STL'
+        : undefined;
   if (declared && possible !== declared) return { reason: 'wrongContent', kind: declared };
   // 'Photo': the smaller of the two limits.
   const kind = possible ?? 'Photo';
@@ -66,6 +81,10 @@ export function uploadCap(
 
 export function isStlName(name: string): boolean {
   return name.toLowerCase().endsWith('.stl');
+}
+
+export function isPdfName(name: string): boolean {
+  return name.toLowerCase().endsWith('.pdf');
 }
 
 /**
@@ -79,6 +98,7 @@ export async function sniffFile(path: string, size: number): Promise<{ mime: str
     await handle.read(head, 0, head.length, 0);
     const image = imageMime(head);
     if (image) return { mime: image, isStl: false };
+    if (isPdf(head)) return { mime: 'application/pdf', isStl: false };
     const binaryStl = size >= 84 && head.length >= 84 && 84 + head.readUInt32LE(80) * 50 === size;
     const asciiStl = /^\s*solid[\s\S]*facet/i.test(head.toString('latin1'));
     return {

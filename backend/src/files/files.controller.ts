@@ -10,7 +10,7 @@ import { FILE_TEXTS } from './upload-claims.js';
 export class FilesController {
   constructor(private readonly files: FilesService) {}
 
-  /** multipart: file, optional caseId, optional type (STL or Photo); read here, as it streams in. */
+  /** multipart: file, optional caseId, optional type (STL, Photo or Document); read here, as it streams in. */
   @Post('upload')
   @HttpCode(201)
   async upload(@CurrentActor() actor: Actor, @Req() request: Request) {

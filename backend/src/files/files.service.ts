@@ -9,7 +9,14 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { CasesQueries } from '../cases/cases.queries.js';
 import { FILE_STORAGE, type FileStorage } from './file-storage.js';
-import { isStlName, isUploadKind, sniffFile, UPLOAD_LIMITS, type UploadKind } from './file-types.js';
+import {
+  isPdfName,
+  isStlName,
+  isUploadKind,
+  sniffFile,
+  UPLOAD_LIMITS,
+  type UploadKind,
+} from './file-types.js';
 import { FILE_TEXTS, FILE_URL } from './upload-claims.js';
 import { receiveUpload, type ReceivedForm } from './upload-receiver.js';
 
@@ -47,7 +54,8 @@ export class FilesService {
   ): Promise<CaseFile> {
     try {
       const name = safeName(upload.originalname);
-      const kind: unknown = requestedKind ?? (isStlName(name) ? 'STL' : 'Photo');
+      const kind: unknown =
+        requestedKind ?? (isStlName(name) ? 'STL' : isPdfName(name) ? 'Document' : 'Photo');
       if (!isUploadKind(kind)) return rejectWith('invalid', FILE_TEXTS.unknownKind);
       if (caseId && (caseId.length > 40 || !(await this.cases.findVisible(actor, caseId))))
         rejectWith('not_found', 'Case not found.');
@@ -56,6 +64,7 @@ export class FilesService {
       const { mime, isStl } = await sniffFile(upload.path, upload.size);
       if (kind === 'STL' && (!isStl || !isStlName(name))) rejectWith('invalid', FILE_TEXTS.notStl);
       if (kind === 'Photo' && !mime.startsWith('image/')) rejectWith('invalid', FILE_TEXTS.notImage);
+      if (kind === 'Document' && mime !== 'application/pdf') rejectWith('invalid', FILE_TEXTS.notPdf);
       const id = randomUUID();
       const key = `${id.slice(0, 2)}/${id}`;
       await this.storage.adopt(upload.path, key);

@@ -166,6 +166,8 @@ function capOf(head: Buffer, name: string, declaredType: string | undefined) {
         ? FILE_TEXTS.unknownKind
         : cap.kind === 'STL'
           ? FILE_TEXTS.notStl
-          : FILE_TEXTS.notImage,
+          : cap.kind === 'Document'
+            ? FILE_TEXTS.notPdf
+            : FILE_TEXTS.notImage,
   });
 }

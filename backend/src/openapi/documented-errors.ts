@@ -1,4 +1,4 @@
-import { HTTP_SECURITY_TEXTS, USER_TEXTS } from '@alignerflow/domain';
+import { CASE_TEXTS, CASE_WORK_TEXTS, HTTP_SECURITY_TEXTS, USER_TEXTS } from '@alignerflow/domain';
 
 /** An error answer a route may give, as api.md documents it. */
 export interface DocumentedError {
@@ -32,6 +32,18 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
   'post /cases/{id}/*': [
     { status: 403, description: 'This role may not do this at the current stage.' },
     { status: 409, description: 'A workflow rule forbids it now, or the case was changed by someone else.' },
+  ],
+  'post /cases/{id}/files': [
+    { status: 400, description: `${CASE_WORK_TEXTS.notYours} / "{name}" is already attached to a case.` },
+  ],
+  'post /cases/{id}/files/remove': [
+    { status: 403, description: CASE_TEXTS.managerOnly },
+    { status: 404, description: CASE_WORK_TEXTS.fileNotFound },
+  ],
+  'post /cases/{id}/reorders': [
+    { status: 400, description: `${CASE_WORK_TEXTS.reasonCode} / ${CASE_WORK_TEXTS.otherReasonRequired}` },
+    { status: 403, description: CASE_WORK_TEXTS.reorderRoles },
+    { status: 409, description: CASE_WORK_TEXTS.reorderOnlyCompleted },
   ],
   'put /cases/{id}*': [
     { status: 403, description: 'This role may not do this.' },

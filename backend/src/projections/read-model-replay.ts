@@ -5,7 +5,7 @@ import {
   leftStatus,
   notesSize,
   originFrom,
-  type CaseOrigin,
+  type ReportOrigin,
   type Case,
   type UserEventData,
   type UserState,
@@ -88,7 +88,7 @@ export class ReadModelReplay {
   private readonly dirtyUsers = new Set<string>();
   private readonly newCaseIds = new Set<string>();
   /** The reports' origin of each case in `cases` (reportCaseRow), and their pending stage rows. */
-  private readonly origins = new Map<string, CaseOrigin | null>();
+  private readonly origins = new Map<string, ReportOrigin | null>();
   private readonly stageMs = new Map<string, StageMs>();
   private intervals: unknown[][] = [];
   private readonly intervalsReplaced = new Set<string>();
@@ -250,7 +250,7 @@ export class ReadModelReplay {
           row.origin_case_id && row.origin_kind
             ? {
                 caseId: row.origin_case_id,
-                kind: row.origin_kind as CaseOrigin['kind'],
+                kind: row.origin_kind as ReportOrigin['kind'],
                 reasonCode: row.origin_reason_code,
               }
             : null,

@@ -2,7 +2,7 @@ import {
   REPORT_STAGES,
   STATUS_LABELS,
   type Case,
-  type CaseOrigin,
+  type ReportOrigin,
   type StageInterval,
 } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
@@ -30,7 +30,7 @@ export interface IntervalRow extends StageInterval {
  */
 export function reportCaseRow(
   state: Case,
-  origin: CaseOrigin | null,
+  origin: ReportOrigin | null,
   stageMs: StageMs,
   position: string,
 ): unknown[] {
@@ -121,7 +121,7 @@ const UPDATE_ORIGIN = `origin_case_id = excluded.origin_case_id, origin_kind = e
  */
 export function reportUpsertSql(
   state: Case,
-  origin: CaseOrigin | null | undefined,
+  origin: ReportOrigin | null | undefined,
   intervals: IntervalRow[],
   sql: { param: (value: unknown) => string; lastPosition: string; when: string },
   tables = LIVE_REPORT_TABLES,
@@ -224,7 +224,7 @@ function columns(rows: unknown[][], width: number): unknown[][] {
 export async function applyReportRows(
   runner: QueryRunner,
   state: Case,
-  origin: CaseOrigin | null | undefined,
+  origin: ReportOrigin | null | undefined,
   intervals: IntervalRow[],
   lastPosition: string,
 ): Promise<void> {

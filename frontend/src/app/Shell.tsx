@@ -118,6 +118,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onEdit={(caseId) => setDialog({ kind: 'edit', caseId })}
             onShowCaseQr={(item) => setDialog({ kind: 'caseQr', case: item })}
             onShowStageQrs={(item) => setDialog({ kind: 'stageQrs', case: item })}
+            onOpenCase={setSelectedCaseId}
           />
         ) : user.role === 'Doctor' ? (
           <DoctorDashboard

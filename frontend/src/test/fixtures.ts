@@ -54,6 +54,9 @@ export function makeCase(overrides: Partial<Case> & { id: string; status?: CaseS
     stageWearTimeInDays: 15,
     createdBy: { username: 'admin', role: 'Manager' },
     fee: null,
+    planVersions: [],
+    origin: null,
+    followUps: [],
     version: 1,
     ...overrides,
   };

@@ -1,8 +1,15 @@
 import { useState } from 'react';
 import type { Case, User } from '@alignerflow/domain';
+import { cache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
+import { caseWorkApi } from '../case-work/caseWorkApi';
+import { CaseLinks } from '../case-work/CaseLinks';
+import { PlanVersions } from '../case-work/PlanVersions';
+import { ReorderDialog } from '../case-work/ReorderDialog';
+import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
 import { ApprovalPanel } from './ApprovalPanel';
 import { caseAbilities } from './availability';
+import { caseDetailApi } from './caseDetailApi';
 import { CaseFiles } from './CaseFiles';
 import { CaseHeader } from './CaseHeader';
 import { CaseTabs } from './CaseTabs';
@@ -24,13 +31,24 @@ export interface CaseDetailProps {
   onShowCaseQr: (item: Case) => void;
   /** Opens the 'Aligner Stage QR Codes' sheet (features/qr). */
   onShowStageQrs: (item: Case) => void;
+  /** Opens another case (a remake's original, a follow-up). */
+  onOpenCase?: (caseId: string) => void;
 }
 
 /** The case detail screen of spec section 2, with the History tab beyond it. */
-export function CaseDetail({ caseId, user, onBack, onEdit, onShowCaseQr, onShowStageQrs }: CaseDetailProps) {
+export function CaseDetail({
+  caseId,
+  user,
+  onBack,
+  onEdit,
+  onShowCaseQr,
+  onShowStageQrs,
+  onOpenCase,
+}: CaseDetailProps) {
   const record = useCaseRecord(caseId);
   const commands = useCaseCommand(caseId);
   const [externalUrl, setExternalUrl] = useState<string | null>(null);
+  const [reordering, setReordering] = useState(false);
 
   const back = (
     <button type="button" className="button button--ghost cd-back" onClick={onBack}>
@@ -71,6 +89,15 @@ export function CaseDetail({ caseId, user, onBack, onEdit, onShowCaseQr, onShowS
         onShowCaseQr={() => onShowCaseQr(item)}
         onShowStageQrs={() => onShowStageQrs(item)}
       />
+      <CaseLinks item={item} onOpenCase={onOpenCase} />
+      {abilities.reorder ? (
+        <div className="button-row cw-reorder">
+          <button type="button" className="button button--secondary" onClick={() => setReordering(true)}>
+            <Icon name="plus" />
+            {W.orderFollowUp}
+          </button>
+        </div>
+      ) : null}
       {item.onHold ? (
         <div className="banner banner--warning cd-hold-banner" role="status">
           <Icon name="pause" />
@@ -81,6 +108,7 @@ export function CaseDetail({ caseId, user, onBack, onEdit, onShowCaseQr, onShowS
       {abilities.reviewPlan ? (
         <TreatmentPlanPanel item={item} user={user} commands={commands} onOpenExternal={setExternalUrl} />
       ) : null}
+      <PlanVersions item={item} />
       <WorkflowProgress
         item={item}
         canReassign={abilities.reassignRole}
@@ -92,13 +120,40 @@ export function CaseDetail({ caseId, user, onBack, onEdit, onShowCaseQr, onShowS
           {abilities.saveSimulation ? (
             <SimulationLinksPanel key={item.id} item={item} user={user} commands={commands} />
           ) : null}
-          <CaseFiles item={item} canAnalyze={abilities.analyzePhoto} onOpenExternal={setExternalUrl} />
+          <CaseFiles
+            item={item}
+            canAnalyze={abilities.analyzePhoto}
+            onOpenExternal={setExternalUrl}
+            work={{ user, commands, canAdd: abilities.addFiles, canRemove: abilities.removeFile }}
+          />
         </div>
         <div className="cd-layout__side">
           <CaseTabs item={item} user={user} canEditPricing={abilities.editPricing} commands={commands} />
         </div>
       </div>
       {externalUrl ? <ExternalViewerDialog url={externalUrl} onClose={() => setExternalUrl(null)} /> : null}
+      {reordering ? (
+        <ReorderDialog
+          item={item}
+          busy={commands.busy === 'reorder'}
+          error={commands.errors.reorder}
+          onSubmit={async (input) => {
+            let created: Case | null = null;
+            const ok = await commands.run('reorder', async () => {
+              created = await caseWorkApi.reorder(item, input);
+              cache.upsertCase(created);
+              // The original gains the follow-up: the answer is the new case, so read it again.
+              return caseDetailApi.get(item.id);
+            });
+            if (ok && created) onOpenCase?.((created as Case).id);
+            return ok;
+          }}
+          onClose={() => {
+            setReordering(false);
+            commands.clearError('reorder');
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,25 +1,35 @@
 import { useId, useState } from 'react';
-import type { Case, CaseFile } from '@alignerflow/domain';
+import type { Case, CaseFile, User } from '@alignerflow/domain';
+import { AddFiles } from '../case-work/AddFiles';
+import { caseWorkApi } from '../case-work/caseWorkApi';
+import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
+import { invalidInput } from './rejectionOf';
 import { FileCard } from './FileCard';
 import { PhotoViewerDialog } from './PhotoViewerDialog';
 import { StlViewerDialog } from './StlViewerDialog';
+import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
+import type { CaseCommandRunner } from './useCaseCommand';
 
 interface CaseFilesProps {
   item: Case;
   canAnalyze: boolean;
   onOpenExternal: (url: string) => void;
+  /** 'Add files' (staff, the case's doctor) and a Manager's 'Remove': with the user and commands. */
+  work?: { user: User; commands: CaseCommandRunner; canAdd: boolean; canRemove: boolean };
 }
 
 type Viewer = { kind: 'photo'; file: CaseFile } | { kind: 'stl'; file: CaseFile } | null;
 
 /** 'Case Files': the grid of files with what each type offers, and the photo and 3D viewers. */
-export function CaseFiles({ item, canAnalyze, onOpenExternal }: CaseFilesProps) {
+export function CaseFiles({ item, canAnalyze, onOpenExternal, work }: CaseFilesProps) {
   const titleId = useId();
   const [viewer, setViewer] = useState<Viewer>(null);
+  const [removing, setRemoving] = useState<CaseFile | null>(null);
   return (
     <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{T.caseFiles}</h2>
+      {work?.canAdd ? <AddFiles caseId={item.id} /> : null}
       {item.files.length === 0 ? (
         <p className="muted">{T.noFiles}</p>
       ) : (
@@ -33,6 +43,7 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal }: CaseFilesProps) 
               onViewPhoto={(photo) => setViewer({ kind: 'photo', file: photo })}
               onViewStl={(stl) => setViewer({ kind: 'stl', file: stl })}
               onOpenExternal={onOpenExternal}
+              onRemove={work?.canRemove ? setRemoving : undefined}
             />
           ))}
         </ul>
@@ -41,6 +52,27 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal }: CaseFilesProps) 
         <PhotoViewerDialog file={viewer.file} onClose={() => setViewer(null)} />
       ) : null}
       {viewer?.kind === 'stl' ? <StlViewerDialog file={viewer.file} onClose={() => setViewer(null)} /> : null}
+      {removing && work ? (
+        <TextPromptDialog
+          title={W.removeTitle(removing.name)}
+          label={W.removeReason}
+          hint={W.removeHint}
+          submitLabel={W.remove}
+          danger
+          validate={(reason) =>
+            invalidInput(item, work.user, { type: 'RemoveFile', url: removing.url, reason })
+          }
+          onSubmit={(reason) =>
+            work.commands.run('removeFile', () => caseWorkApi.removeFile(item, removing.url, reason))
+          }
+          busy={work.commands.busy === 'removeFile'}
+          error={work.commands.errors.removeFile}
+          onClose={() => {
+            setRemoving(null);
+            work.commands.clearError('removeFile');
+          }}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { CaseFile } from '@alignerflow/domain';
 import { Icon, type IconName } from '../../components/Icon';
+import { CASE_WORK_UI_TEXTS } from '../case-work/texts';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { usePhotoAnalysis } from './usePhotoAnalysis';
 
@@ -10,6 +11,8 @@ interface FileCardProps {
   onViewPhoto: (file: CaseFile) => void;
   onViewStl: (file: CaseFile) => void;
   onOpenExternal: (url: string) => void;
+  /** A Manager's 'Remove' (asks for a reason first). */
+  onRemove?: (file: CaseFile) => void;
 }
 
 const ICONS: Record<CaseFile['type'], IconName> = {
@@ -35,6 +38,7 @@ export function FileCard({
   onViewPhoto,
   onViewStl,
   onOpenExternal,
+  onRemove,
 }: FileCardProps) {
   const { analysis, analyze } = usePhotoAnalysis(caseId, file.url);
   const real = isReal(file.url);
@@ -118,6 +122,17 @@ export function FileCard({
             <Icon name="download" size={14} />
             {T.download}
           </a>
+        ) : null}
+        {onRemove ? (
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            onClick={() => onRemove(file)}
+            aria-label={CASE_WORK_UI_TEXTS.removeFile(file.name)}
+          >
+            <Icon name="trash" size={14} />
+            {CASE_WORK_UI_TEXTS.remove}
+          </button>
         ) : null}
         {file.type === 'Photo' && real && canAnalyze ? (
           <button

@@ -53,6 +53,28 @@ export function caseAbilities(item: Case, actor: Actor) {
       assigneeIsLabUser: true,
     }),
     editPricing: can(actor.role, 'editPricing'),
+    /** 'Add files': anyone who may see the case (staff, its doctor). */
+    addFiles: allowed(item, actor, {
+      type: 'AddFiles',
+      files: [
+        {
+          name: 'f.pdf',
+          type: 'Document',
+          size: '',
+          url: '/api/files/00000000-0000-0000-0000-000000000000/f.pdf',
+        },
+      ],
+    }),
+    /** 'Remove' on a file: a Manager. */
+    removeFile:
+      item.files.length > 0 &&
+      allowed(item, actor, { type: 'RemoveFile', url: item.files[0].url, reason: 'r' }),
+    /** 'Order remake / refinement': a Completed case, a Manager or the case's doctor. */
+    reorder: allowed(item, actor, {
+      type: 'OrderFollowUp',
+      newCaseId: 'CA-0000-000',
+      input: { kind: 'refinement' },
+    }),
     analyzePhoto: can(actor.role, 'analyzePhoto'),
   };
 }

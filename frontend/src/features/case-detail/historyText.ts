@@ -1,4 +1,4 @@
-import { evolve, formatPrice, type Case, type CaseEvent } from '@alignerflow/domain';
+import { evolve, formatPrice, REMAKE_REASON_LABELS, type Case, type CaseEvent } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import type { CaseHistoryEntry } from '@alignerflow/domain';
 import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
@@ -58,6 +58,14 @@ function describe(
       const details = ['patientName', 'doctorName', 'clinicName', 'priority', 'deliveryDate', 'price']
         .filter((field) => data[field] !== undefined && data[field] !== null && data[field] !== '')
         .map((field) => ({ label: FIELD_LABELS[field], value: show(field, data[field]) }));
+      const origin = data.origin as
+        { caseId?: string; kind?: string; reasonCode?: string | null; reason?: string } | undefined;
+      if (origin?.caseId) {
+        return {
+          sentence: H.CaseCreatedAsFollowUp(who, text(origin.kind), origin.caseId),
+          details: [...reorderDetails(origin), ...details],
+        };
+      }
       return {
         sentence:
           fee && typeof fee.amount === 'number'
@@ -114,8 +122,43 @@ function describe(
       return { sentence: H.CaseDeleted(who), details: [] };
     case 'CaseImported':
       return { sentence: H.CaseImported(who), details: [] };
+    case 'FilesAdded': {
+      const files = Array.isArray(data.files) ? (data.files as { name?: unknown; type?: unknown }[]) : [];
+      return {
+        sentence: H.FilesAdded(who, files.length),
+        details: files.map((file) => ({ label: text(file.type) || H.file, value: text(file.name) })),
+      };
+    }
+    case 'FileRemoved': {
+      const name = before?.files.find((file) => file.url === data.url)?.name ?? fileNameOf(text(data.url));
+      return { sentence: H.FileRemoved(who, name), details: [{ label: H.reason, value: text(data.reason) }] };
+    }
+    case 'FollowUpOrdered':
+      return {
+        sentence: H.FollowUpOrdered(who, text(data.kind), text(data.caseId)),
+        details: reorderDetails(data),
+      };
     default:
       return { sentence: H.unknown(who, entry.type), details: [] };
+  }
+}
+
+/** A follow-up's reason code and reason, when given. */
+function reorderDetails(data: { reasonCode?: unknown; reason?: unknown }): HistoryDetail[] {
+  const details: HistoryDetail[] = [];
+  const code = text(data.reasonCode);
+  if (code) details.push({ label: H.reasonCode, value: REMAKE_REASON_LABELS[code] ?? code });
+  if (text(data.reason)) details.push({ label: H.reason, value: text(data.reason) });
+  return details;
+}
+
+/** The name a stored file's url ends with. */
+function fileNameOf(url: string): string {
+  const last = url.split('/').pop() ?? url;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
   }
 }
 

@@ -226,6 +226,13 @@ export const HISTORY_TEXTS = {
     `${who} set aligner stage ${stage} to ${status} by scanning a stage QR code`,
   CaseDeleted: (who: string) => `${who} deleted the case`,
   CaseImported: (who: string) => `${who} restored the case from a backup`,
+  CaseCreatedAsFollowUp: (who: string, kind: string, original: string) =>
+    `${who} ordered this case as a ${kind} of ${original}`,
+  FilesAdded: (who: string, count: number) => `${who} added ${count === 1 ? 'a file' : `${count} files`}`,
+  FileRemoved: (who: string, name: string) => `${who} removed the file ${name}`,
+  FollowUpOrdered: (who: string, kind: string, caseId: string) => `${who} ordered a ${kind}: ${caseId}`,
+  file: 'File',
+  reasonCode: 'Reason code',
   unknown: (who: string, type: string) => `${who}: ${type}`,
   reason: 'Reason',
   comment: 'Comment',

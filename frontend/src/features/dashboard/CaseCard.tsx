@@ -5,6 +5,7 @@ import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import type { CaseActionHandlers } from './CaseActionButtons';
 import { DASHBOARD_TEXTS } from './texts';
+import { FollowUpBadge } from '../case-work/CaseLinks';
 
 interface CaseCardProps {
   item: CaseSummary;
@@ -44,7 +45,10 @@ export function CaseCard({ item, atRisk, actions, onOpenCase }: CaseCardProps) {
           <strong>{item.patientName}</strong>
           <StatusBadge status={item.status} onHold={item.onHold} />
         </span>
-        <span className="mono muted">{item.id}</span>
+        <span className="mono muted">
+          {item.id}
+          <FollowUpBadge item={item} />
+        </span>
         <span className="case-card__meta">
           <span>{item.doctorName}</span>
           <span>

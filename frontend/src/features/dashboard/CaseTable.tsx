@@ -4,6 +4,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { CaseActionButtons, type CaseActionHandlers } from './CaseActionButtons';
 import { DASHBOARD_TEXTS } from './texts';
 import { useRowWindow } from './useRowWindow';
+import { FollowUpBadge } from '../case-work/CaseLinks';
 
 /** A table row's height before one is measured. */
 const ROW_PX = 45;
@@ -57,7 +58,10 @@ export function CaseTable({ cases, atRisk, actions, onOpenCase }: CaseTableProps
                   if (event.key === 'Enter' && event.target === event.currentTarget) onOpenCase(item.id);
                 }}
               >
-                <td className="mono">{item.id}</td>
+                <td className="mono">
+                  {item.id}
+                  <FollowUpBadge item={item} />
+                </td>
                 <td>
                   {item.patientName}
                   {risky ? <span className="risk-tag">{DASHBOARD_TEXTS.atRiskBadge}</span> : null}

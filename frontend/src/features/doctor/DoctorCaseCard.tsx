@@ -2,6 +2,7 @@ import { STATUS_LABELS, type CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DOCTOR_TEXTS } from './texts';
+import { FollowUpBadge } from '../case-work/CaseLinks';
 
 export function DoctorCaseCard({ item, onOpen }: { item: CaseSummary; onOpen: (id: string) => void }) {
   const completed = item.status === STATUS_LABELS.Completed;
@@ -13,7 +14,10 @@ export function DoctorCaseCard({ item, onOpen }: { item: CaseSummary; onOpen: (i
         <span className="doctor-card__head">
           <span>
             <strong className="doctor-card__patient">{item.patientName}</strong>
-            <span className="mono muted small">{item.id}</span>
+            <span className="mono muted small">
+              {item.id}
+              <FollowUpBadge item={item} />
+            </span>
           </span>
           <StatusBadge
             status={item.status}

@@ -2,7 +2,7 @@ import type { CaseFile } from '@alignerflow/domain';
 import { API_BASE } from '../../api/client';
 import { WIZARD_TEXTS } from './texts';
 
-export type UploadKind = 'STL' | 'Photo';
+export type UploadKind = 'STL' | 'Photo' | 'Document';
 
 /** The answer of POST /upload: what the case's `files` list takes. */
 export type UploadedFile = CaseFile;

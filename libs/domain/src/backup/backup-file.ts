@@ -5,10 +5,17 @@ import {
   DEFAULT_STAGE_WEAR_DAYS,
   FILE_TYPES,
   PRIORITIES,
+  REMAKE_REASON_CODES,
+  REORDER_KINDS,
   UNASSIGNED,
   type Case,
   type CaseFee,
   type CaseFile,
+  type CaseOrigin,
+  type FollowUp,
+  type PlanOutcome,
+  type PlanVersion,
+  type ReorderKind,
   type Note,
   type StageStatus,
   type StagingEntry,
@@ -196,7 +203,79 @@ function checkCase(raw: unknown, now: string): BackupCase {
     stageWearTimeInDays: wearDays(input.stageWearTimeInDays),
     createdBy: creator(input.createdBy),
     fee: fee(input.fee),
+    planVersions: planVersions(input.planVersions),
+    origin: origin(input.origin),
+    followUps: followUps(input.followUps),
   };
+}
+
+const PLAN_OUTCOMES: readonly PlanOutcome[] = ['pending', 'approved', 'changes_requested'];
+
+/** A backup's treatment plan versions: kept as they were, each field checked. */
+function planVersions(value: unknown): PlanVersion[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) fail('planVersions must be a list.');
+  return (value as unknown[]).map((raw, index) => {
+    if (!isObject(raw)) fail(`planVersions[${index}] must be an object.`);
+    const entry = raw as Raw;
+    const outcome =
+      PLAN_OUTCOMES.find((known) => known === entry.outcome) ??
+      fail(`planVersions[${index}].outcome "${String(entry.outcome)}" is unknown.`);
+    const maybe = (field: string) =>
+      entry[field] === undefined || entry[field] === null
+        ? null
+        : text(`planVersions[${index}].${field}`, entry[field], { max: LIMITS.reason });
+    return {
+      version: index + 1,
+      simulationVideoUrl: link('simulationVideoUrl', entry.simulationVideoUrl),
+      simulationExternalLink: link('simulationExternalLink', entry.simulationExternalLink),
+      submittedAt: optionalDateTime(`planVersions[${index}].submittedAt`, entry.submittedAt) ?? '',
+      submittedBy: text(`planVersions[${index}].submittedBy`, entry.submittedBy, { max: LIMITS.username }),
+      outcome,
+      comment: maybe('comment'),
+      decidedAt: optionalDateTime(`planVersions[${index}].decidedAt`, entry.decidedAt) ?? null,
+      decidedBy: maybe('decidedBy'),
+    };
+  });
+}
+
+function reorderKind(field: string, value: unknown): ReorderKind {
+  return REORDER_KINDS.find((known) => known === value) ?? fail(`${field} "${String(value)}" is unknown.`);
+}
+
+function origin(value: unknown): CaseOrigin | null {
+  if (value === undefined || value === null) return null;
+  if (!isObject(value)) fail('origin must be an object.');
+  const raw = value as Raw;
+  const caseId =
+    typeof raw.caseId === 'string' && isCaseId(raw.caseId)
+      ? raw.caseId
+      : fail('origin.caseId is not a case id.');
+  const reasonCode =
+    raw.reasonCode === undefined || raw.reasonCode === null
+      ? null
+      : (REMAKE_REASON_CODES.find((known) => known === raw.reasonCode) ??
+        fail(`origin.reasonCode "${String(raw.reasonCode)}" is unknown.`));
+  return {
+    caseId,
+    kind: reorderKind('origin.kind', raw.kind),
+    reasonCode,
+    reason: text('origin.reason', raw.reason ?? '', { max: LIMITS.reason }),
+  };
+}
+
+function followUps(value: unknown): FollowUp[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) fail('followUps must be a list.');
+  return (value as unknown[]).map((raw, index) => {
+    if (!isObject(raw)) fail(`followUps[${index}] must be an object.`);
+    const entry = raw as Raw;
+    const caseId =
+      typeof entry.caseId === 'string' && isCaseId(entry.caseId)
+        ? entry.caseId
+        : fail(`followUps[${index}].caseId is not a case id.`);
+    return { caseId, kind: reorderKind(`followUps[${index}].kind`, entry.kind) };
+  });
 }
 
 /** Steps before the status are done, the rest open; a given workflow keeps its steps, by name. */

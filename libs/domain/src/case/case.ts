@@ -59,6 +59,46 @@ export interface CaseFee {
   paidAt: string;
 }
 
+export type PlanOutcome = 'pending' | 'approved' | 'changes_requested';
+
+/** One treatment plan as the doctor got it at Doctor Approval, and what they decided. */
+export interface PlanVersion {
+  version: number;
+  simulationVideoUrl: string;
+  simulationExternalLink: string;
+  submittedAt: string;
+  submittedBy: string;
+  outcome: PlanOutcome;
+  /** The change request's comment; null otherwise. */
+  comment: string | null;
+  decidedAt: string | null;
+  decidedBy: string | null;
+}
+
+export type ReorderKind = 'refinement' | 'remake';
+export const REORDER_KINDS: readonly ReorderKind[] = ['refinement', 'remake'];
+export type RemakeReasonCode = 'lost' | 'broken' | 'poor_fit' | 'lab_error' | 'other';
+export const REMAKE_REASON_CODES: readonly RemakeReasonCode[] = [
+  'lost',
+  'broken',
+  'poor_fit',
+  'lab_error',
+  'other',
+];
+
+/** Where a remake or refinement comes from. */
+export interface CaseOrigin {
+  caseId: string;
+  kind: ReorderKind;
+  reasonCode: RemakeReasonCode | null;
+  reason: string;
+}
+
+export interface FollowUp {
+  caseId: string;
+  kind: ReorderKind;
+}
+
 /** One shape everywhere: the decider's state, the read model row and the API's Case. */
 export interface Case {
   id: string;
@@ -87,6 +127,12 @@ export interface Case {
   stageWearTimeInDays: number;
   createdBy: Actor;
   fee: CaseFee | null;
+  /** The treatment plans sent to the doctor, oldest first (plan-versions.ts). */
+  planVersions: PlanVersion[];
+  /** The completed case this one remakes or refines; null for an ordinary case. */
+  origin: CaseOrigin | null;
+  /** The remakes and refinements ordered from this case, oldest first. */
+  followUps: FollowUp[];
   /** The stream version: how many events made this state. */
   version: number;
   /** Set by CaseDeleted; a deleted case is invisible to every read and command. */

@@ -14,6 +14,8 @@ import type { CaseDetails, CaseEventData, EditableCaseField } from './events.js'
 import { notesFull, notesSize } from './notes-bound.js';
 import { nextStatus, parseStatus, STATUS_LABELS } from './status.js';
 import { CASE_TEXTS } from './texts.js';
+import { decideAddFiles, decideRemoveFile } from './decide-files.js';
+import { decideReorder, type ReorderInput } from './decide-reorder.js';
 import {
   can,
   canActOnCase,
@@ -74,7 +76,10 @@ export type CaseCommand =
   | { type: 'AddNote'; text: unknown }
   | { type: 'ChangeAlignerStage'; stageNumber: number; action: StagingAction }
   | { type: 'ScanAlignerStage'; stageNumber: number }
-  | { type: 'DeleteCase' };
+  | { type: 'DeleteCase' }
+  | { type: 'AddFiles'; files: unknown }
+  | { type: 'RemoveFile'; url: unknown; reason: unknown }
+  | { type: 'OrderFollowUp'; newCaseId: string; input: ReorderInput };
 
 export type CaseCommandType = CaseCommand['type'];
 
@@ -186,6 +191,12 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       return decideStageScan(state, command.stageNumber, actor);
     case 'DeleteCase':
       return requireRole('deleteCase', CASE_TEXTS.managerOnly) ?? accept({ type: 'CaseDeleted', data: {} });
+    case 'AddFiles':
+      return decideAddFiles(state, command.files);
+    case 'RemoveFile':
+      return decideRemoveFile(state, command.url, command.reason, actor);
+    case 'OrderFollowUp':
+      return decideReorder(state, command.newCaseId, command.input, actor);
   }
 }
 

@@ -1,5 +1,13 @@
 import type { Actor } from '../permissions/roles.js';
-import type { Case, CaseFile, Priority, StageStatus } from './case.js';
+import type {
+  Case,
+  CaseFile,
+  CaseOrigin,
+  Priority,
+  RemakeReasonCode,
+  ReorderKind,
+  StageStatus,
+} from './case.js';
 import type { CaseStatus } from './status.js';
 
 export interface CaseDetails {
@@ -27,6 +35,8 @@ export type CaseEventData =
         upperSheets: number | null;
         lowerSheets: number | null;
         fee: { amount: number; currency: 'USD' } | null;
+        /** Only on a remake or refinement: the completed case it follows. */
+        origin?: CaseOrigin;
       };
     }
   | { type: 'CaseApproved'; data: { doctorUsername: string } }
@@ -47,6 +57,14 @@ export type CaseEventData =
   | { type: 'NoteAdded'; data: { text: string } }
   | { type: 'AlignerStageChanged'; data: { stageNumber: number; status: StageStatus; viaScan?: boolean } }
   | { type: 'CaseDeleted'; data: Record<string, never> }
+  | { type: 'FilesAdded'; data: { files: CaseFile[] } }
+  /** The file leaves the case's list; its stored bytes stay for the audit trail. */
+  | { type: 'FileRemoved'; data: { url: string; reason: string } }
+  /** On the original case: a remake or refinement was ordered as the new case `caseId`. */
+  | {
+      type: 'FollowUpOrdered';
+      data: { caseId: string; kind: ReorderKind; reasonCode: RemakeReasonCode | null; reason: string };
+    }
   /** A case brought in whole by a restore; its earlier history lives in the backup, not here. */
   | { type: 'CaseImported'; data: { case: Omit<Case, 'version'> } };
 
@@ -73,6 +91,9 @@ export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
   'AlignerStageChanged',
   'CaseDeleted',
   'CaseImported',
+  'FilesAdded',
+  'FileRemoved',
+  'FollowUpOrdered',
 ];
 
 export function caseStreamId(caseId: string): string {

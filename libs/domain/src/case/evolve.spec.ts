@@ -103,6 +103,9 @@ describe('CaseCreated', () => {
       stageWearTimeInDays: 15,
       createdBy: drLee,
       fee: { amount: 50, currency: 'USD', paidAt: time(0) },
+      planVersions: [],
+      origin: null,
+      followUps: [],
       version: 1,
     });
   });
@@ -230,6 +233,28 @@ describe('every event type changes what it should', () => {
       (before, after) => expect(after.staging).toEqual(before.staging),
     ],
     ['CaseDeleted', { type: 'CaseDeleted', data: {} }, (_before, after) => expect(after.deleted).toBe(true)],
+    [
+      'FilesAdded',
+      {
+        type: 'FilesAdded',
+        data: { files: [{ name: 'a.pdf', type: 'Document', url: '/api/files/x/a.pdf', size: '0.01 MB' }] },
+      },
+      (before, after) =>
+        expect(after.files.slice(before.files.length).map((file) => file.name)).toEqual(['a.pdf']),
+    ],
+    [
+      'FileRemoved (an unknown url changes nothing)',
+      { type: 'FileRemoved', data: { url: '/api/files/none/x', reason: 'Wrong patient' } },
+      (before, after) => expect(after.files).toEqual(before.files),
+    ],
+    [
+      'FollowUpOrdered',
+      {
+        type: 'FollowUpOrdered',
+        data: { caseId: 'CA-2025-999', kind: 'remake', reasonCode: 'lost', reason: '' },
+      },
+      (_before, after) => expect(after.followUps).toEqual([{ caseId: 'CA-2025-999', kind: 'remake' }]),
+    ],
   ])('%s', (_label, event, check) => {
     const before = deepFreeze(structuredClone(base));
     const after = evolve(before, { ...event, actor: manager, at } as CaseEvent);
@@ -257,6 +282,9 @@ describe('every event type changes what it should', () => {
         'AlignerStageChanged',
         'CaseDeleted',
         'CaseImported',
+        'FilesAdded',
+        'FileRemoved',
+        'FollowUpOrdered',
       ].sort(),
     );
   });

@@ -13,6 +13,7 @@ import type { CaseEvent } from './events.js';
 import { CASE_STATUSES, STATUS_LABELS, statusIndex, type CaseStatus } from './status.js';
 import { notesFull } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
+import { withDecidedPlan, withSubmittedPlan } from './plan-versions.js';
 import type { Actor } from '../permissions/roles.js';
 
 /** Applies one event to the state it follows. Pure: the same events always give the same case. */
@@ -45,7 +46,7 @@ export function foldCase(events: CaseEvent[]): Case | null {
 function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
   const version = (state?.version ?? 0) + 1;
   if (event.type === 'CaseCreated') return created(event, version);
-  if (event.type === 'CaseImported') return { ...structuredClone(event.data.case), version };
+  if (event.type === 'CaseImported') return imported(event.data.case, version);
   if (!state) throw new Error(`${event.type} cannot start a case stream`);
   const next: Case = inPlace ? state : { ...state };
   next.version = version;
@@ -64,11 +65,20 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
     case 'StageAdvanced':
     case 'TreatmentPlanApproved': {
       const to = event.type === 'StageAdvanced' ? event.data.to : STATUS_LABELS.ModelPrinting;
+      if (event.type === 'TreatmentPlanApproved')
+        next.planVersions = withDecidedPlan(next, { outcome: 'approved' }, actor, at);
+      else if (to === STATUS_LABELS.DoctorApproval) next.planVersions = withSubmittedPlan(next, actor, at);
       moveTo(next, to, at, inPlace);
       if (to === STATUS_LABELS.Completed) addStaging(next);
       break;
     }
     case 'ChangesRequested':
+      next.planVersions = withDecidedPlan(
+        next,
+        { outcome: 'changes_requested', comment: event.data.comment },
+        actor,
+        at,
+      );
       moveTo(next, STATUS_LABELS.DigitalPlanning, at, inPlace);
       addNote(next, CASE_TEXTS.changesRequestedNote(event.data.comment), actor, at, inPlace);
       break;
@@ -123,6 +133,15 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
     case 'CaseDeleted':
       next.deleted = true;
       break;
+    case 'FilesAdded':
+      next.files = [...next.files, ...event.data.files];
+      break;
+    case 'FileRemoved':
+      next.files = next.files.filter((file) => file.url !== event.data.url);
+      break;
+    case 'FollowUpOrdered':
+      next.followUps = [...(next.followUps ?? []), { caseId: event.data.caseId, kind: event.data.kind }];
+      break;
   }
   return next;
 }
@@ -161,10 +180,23 @@ function created(event: Extract<CaseEvent, { type: 'CaseCreated' }>, version: nu
     stageWearTimeInDays: DEFAULT_STAGE_WEAR_DAYS,
     createdBy: actor,
     fee: data.fee && { ...data.fee, paidAt: at },
+    planVersions: [],
+    origin: data.origin ?? null,
+    followUps: [],
     version,
   };
   base.notes.push(note(base, CASE_TEXTS.createdNote(actor.role), actor, at));
   return base;
+}
+
+/** A restored case; backups made before plan versions and follow-ups existed have none. */
+function imported(theCase: Omit<Case, 'version'>, version: number): Case {
+  const copy = structuredClone(theCase) as Case;
+  copy.planVersions ??= [];
+  copy.origin ??= null;
+  copy.followUps ??= [];
+  copy.version = version;
+  return copy;
 }
 
 /**

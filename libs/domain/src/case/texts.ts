@@ -67,3 +67,46 @@ export const PHOTO_ANALYSIS_WINDOW_MS = 60 * 60 * 1000;
 export function tooManyPhotoAnalysesText(retryAfterSeconds: number): string {
   return CASE_TEXTS.tooManyPhotoAnalyses(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
 }
+
+/** Texts of the case work after creation: files, remakes and refinements. */
+export const CASE_WORK_TEXTS = {
+  filesRequired: 'Choose at least one file to add.',
+  tooManyFiles: (limit: number) => `Add at most ${limit} files at a time.`,
+  fileShape: 'Each file needs a name, a url, a size and a type of STL, Photo or Document.',
+  notAnUpload: (name: string) => `"${name}" is not a file uploaded to AlignerFlow.`,
+  notYours: 'A case can only carry files you uploaded yourself.',
+  alreadyAttached: (name: string) => `"${name}" is already attached to a case.`,
+  duplicateFile: (name: string) => `"${name}" is listed twice.`,
+  wrongType: (name: string, kind: string) => `"${name}" was uploaded as ${kind}.`,
+  fileNotFound: 'File not found.',
+  fileUrlRequired: 'Name the url of the file to remove.',
+  removeReasonRequired: 'A reason is required to remove a file.',
+  reorderOnlyCompleted: 'A remake or refinement can only be ordered for a completed case.',
+  reorderRoles: "Only a manager or the case's doctor can order a remake or refinement.",
+  reorderKind: 'Kind must be "refinement" or "remake".',
+  reasonCode: 'Reason code must be one of lost, broken, poor_fit, lab_error or other.',
+  otherReasonRequired: 'Describe the reason when the reason code is "other".',
+} as const;
+
+/** How each remake reason code reads on screen. */
+export const REMAKE_REASON_LABELS: Record<string, string> = {
+  lost: 'Lost',
+  broken: 'Broken',
+  poor_fit: 'Poor fit',
+  lab_error: 'Lab error',
+  other: 'Other',
+};
+
+/** Upload texts shared by the server's checks and the app's file pickers. */
+export const UPLOAD_TEXTS = {
+  notPdf: 'Documents must be PDF files.',
+  unknownKind: 'The file type must be STL, Photo or Document.',
+  tooLarge: (kind: 'STL' | 'Photo' | 'Document') =>
+    `The file is too large: ${
+      kind === 'STL'
+        ? 'STL files up to 200 MB'
+        : kind === 'Photo'
+          ? 'photos up to 25 MB'
+          : 'PDF documents up to 25 MB'
+    }.`,
+} as const;

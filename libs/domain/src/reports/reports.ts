@@ -25,7 +25,8 @@ export const REPORT_TEXTS = {
 export type RemakeKind = 'remake' | 'refinement';
 
 /** Where a follow-up case comes from: CaseCreated's `origin` (reorders). */
-export interface CaseOrigin {
+/** What the reports keep of a case's origin (the Case's own is CaseOrigin). */
+export interface ReportOrigin {
   caseId: string;
   kind: RemakeKind;
   reasonCode: string | null;
@@ -137,7 +138,7 @@ export function leftStatus(
  * carries it in its Case. Undefined: the event says nothing of it (the case keeps its origin);
  * null: the case has none.
  */
-export function originFrom(event: { type: string; data: unknown }): CaseOrigin | null | undefined {
+export function originFrom(event: { type: string; data: unknown }): ReportOrigin | null | undefined {
   if (event.type !== 'CaseCreated' && event.type !== 'CaseImported') return undefined;
   const data = event.data as { origin?: unknown; case?: { origin?: unknown } } | null;
   const origin = (event.type === 'CaseCreated' ? data?.origin : data?.case?.origin) as
