@@ -148,7 +148,7 @@ export class CasesController {
 
   @Post('cases/:id/doctor-approve')
   @HttpCode(200)
-  doctorApprove(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  approveTreatmentPlan(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
     return this.run(new ApproveTreatmentPlanCommand(id, caller.actor, options(caller, body)));
   }
 

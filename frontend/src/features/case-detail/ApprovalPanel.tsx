@@ -4,7 +4,7 @@ import { useCache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
 import { ActionError } from './ActionError';
 import { caseDetailApi } from './caseDetailApi';
-import { invalidInput } from './rejectionOf';
+import { invalidInput } from './invalidInput';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';

@@ -8,7 +8,7 @@ import { PlanVersions } from '../case-work/PlanVersions';
 import { ReorderDialog } from '../case-work/ReorderDialog';
 import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
 import { ApprovalPanel } from './ApprovalPanel';
-import { caseAbilities } from './availability';
+import { caseAbilities } from './caseAbilities';
 import { caseDetailApi } from './caseDetailApi';
 import { CaseFiles } from './CaseFiles';
 import { CaseHeader } from './CaseHeader';

@@ -3,7 +3,7 @@ import type { Case, CaseFile, User } from '@alignerflow/domain';
 import { AddFiles } from '../case-work/AddFiles';
 import { caseWorkApi } from '../case-work/caseWorkApi';
 import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
-import { invalidInput } from './rejectionOf';
+import { invalidInput } from './invalidInput';
 import { FileCard } from './FileCard';
 import { PhotoViewerDialog } from './PhotoViewerDialog';
 import { StlViewerDialog } from './StlViewerDialog';

@@ -4,7 +4,7 @@ import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import { PrintTicketButton } from '../ticket/PrintTicketButton';
 import { ActionError } from './ActionError';
-import type { CaseAbilities } from './availability';
+import type { CaseAbilities } from './caseAbilities';
 import { caseDetailApi } from './caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { Case } from '@alignerflow/domain';
 import { ActionError } from './ActionError';
 import { caseDetailApi } from './caseDetailApi';
-import { formatDateTime } from './formatTime';
+import { formatDateTime } from './formatDateTime';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';
 

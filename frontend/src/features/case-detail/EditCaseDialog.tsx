@@ -5,7 +5,7 @@ import { toast } from '../../components/toastStore';
 import { ActionError } from './ActionError';
 import { latest } from './latest';
 import { caseDetailApi, type CaseEdit } from './caseDetailApi';
-import { invalidInput } from './rejectionOf';
+import { invalidInput } from './invalidInput';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { useCaseCommand, type CaseCommandRunner } from './useCaseCommand';
 import { useCaseRecord } from './useCaseRecord';

@@ -4,7 +4,7 @@ import { toast } from '../../components/toastStore';
 import { ActionError } from './ActionError';
 import { latest } from './latest';
 import { caseDetailApi } from './caseDetailApi';
-import { invalidInput } from './rejectionOf';
+import { invalidInput } from './invalidInput';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';
 

@@ -3,7 +3,7 @@ import { formatPrice, type Case, type User } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
 import { ActionError } from './ActionError';
 import { caseDetailApi } from './caseDetailApi';
-import { invalidInput } from './rejectionOf';
+import { invalidInput } from './invalidInput';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';
@@ -106,7 +106,9 @@ export function TreatmentPlanPanel({ item, user, commands, onOpenExternal }: Tre
               type="button"
               className="button button--primary"
               disabled={busy}
-              onClick={() => void commands.run('doctorApprove', () => caseDetailApi.doctorApprove(item))}
+              onClick={() =>
+                void commands.run('approveTreatmentPlan', () => caseDetailApi.approveTreatmentPlan(item))
+              }
             >
               <Icon name="check" />
               {T.approveContinue}
@@ -121,7 +123,7 @@ export function TreatmentPlanPanel({ item, user, commands, onOpenExternal }: Tre
               {T.requestChanges}
             </button>
           </div>
-          <ActionError message={commands.errors.doctorApprove} />
+          <ActionError message={commands.errors.approveTreatmentPlan} />
         </div>
       </div>
       {requesting ? (

@@ -39,7 +39,7 @@ export const caseDetailApi = {
     request<Case>('POST', path(item.id, '/reject'), { body: { reason, expectedVersion: item.version } }),
   advance: (item: Pick<Case, 'id'>, fromStatus: CaseStatus) =>
     request<Case>('POST', path(item.id, '/advance'), { body: { fromStatus } }),
-  doctorApprove: (item: Case) =>
+  approveTreatmentPlan: (item: Case) =>
     request<Case>('POST', path(item.id, '/doctor-approve'), { body: { expectedVersion: item.version } }),
   requestChanges: (item: Case, comment: string) =>
     request<Case>('POST', path(item.id, '/request-changes'), {

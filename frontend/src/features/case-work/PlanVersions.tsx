@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { planVersionsNewestFirst, type Case, type PlanVersion } from '@alignerflow/domain';
-import { formatDateTime } from '../case-detail/formatTime';
+import { formatDateTime } from '../case-detail/formatDateTime';
 import { CASE_WORK_UI_TEXTS as T } from './texts';
 import './case-work.css';
 
