@@ -16,6 +16,7 @@ import { FilesModule } from './files/files.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LiveModule } from './live/live.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { AtRiskModule } from './notifications/at-risk/at-risk.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -48,6 +49,7 @@ export class AppModule {
         HealthModule,
         LiveModule,
         NotificationsModule,
+        AtRiskModule,
         FilesModule,
         AiModule,
         BackupModule,

@@ -34,6 +34,8 @@ import {
   type StageStatus,
   type StagingEntry,
   type WorkflowStep,
+  type NotifyChannels,
+  checkNotify,
 } from '@alignerflow/domain';
 
 export const INVALID_BACKUP = 'Invalid backup file format.';
@@ -44,6 +46,8 @@ export interface BackupUser {
   role: Role;
   email: string | null;
   activationSoundEnabled: boolean;
+  /** Absent in backups written before users chose their channels: both on. */
+  notify?: NotifyChannels;
   passwordHash?: string;
   password?: string;
 }
@@ -133,7 +137,19 @@ function checkUser(raw: unknown): BackupUser {
   const email = checkEmail(user.email);
   if ('error' in email) fail(email.error);
   const activationSoundEnabled = user.activationSoundEnabled !== false;
-  const base = { username, role, email: 'value' in email ? email.value : null, activationSoundEnabled };
+  let notify: NotifyChannels | undefined;
+  if (user.notify !== undefined && user.notify !== null) {
+    const checked = checkNotify(user.notify);
+    if ('error' in checked) fail(checked.error);
+    else notify = checked.value;
+  }
+  const base = {
+    username,
+    role,
+    email: 'value' in email ? email.value : null,
+    activationSoundEnabled,
+    ...(notify ? { notify } : {}),
+  };
   if (typeof user.passwordHash === 'string' && user.passwordHash !== '') {
     if (!/^\$argon2(id|i|d)\$/.test(user.passwordHash) || user.passwordHash.length > 512) {
       fail('passwordHash is not an argon2 hash.');

@@ -17,3 +17,4 @@ export * from './case/upcasters.js';
 export * from './notifications/policy.js';
 export * from './security/http-texts.js';
 export * from './notifications/push-subscriptions.js';
+export * from './notifications/email.js';

@@ -2,6 +2,9 @@ import type { Actor } from '../permissions/roles.js';
 import type { Case, CaseFile, Priority, StageStatus } from './case.js';
 import type { CaseStatus } from './status.js';
 
+/** at_risk: due within AT_RISK_DAYS; overdue: the due day has passed. */
+export type RiskKind = 'at_risk' | 'overdue';
+
 export interface CaseDetails {
   patientName: string;
   doctorName: string;
@@ -47,6 +50,8 @@ export type CaseEventData =
   | { type: 'NoteAdded'; data: { text: string } }
   | { type: 'AlignerStageChanged'; data: { stageNumber: number; status: StageStatus; viaScan?: boolean } }
   | { type: 'CaseDeleted'; data: Record<string, never> }
+  /** The Managers were alerted that the case may miss its due date (at most once a day per kind). */
+  | { type: 'CaseAtRisk'; data: { kind: RiskKind; day: string; deliveryDate: string | null } }
   /** A case brought in whole by a restore; its earlier history lives in the backup, not here. */
   | { type: 'CaseImported'; data: { case: Omit<Case, 'version'> } };
 
@@ -73,6 +78,7 @@ export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
   'AlignerStageChanged',
   'CaseDeleted',
   'CaseImported',
+  'CaseAtRisk',
 ];
 
 export function caseStreamId(caseId: string): string {

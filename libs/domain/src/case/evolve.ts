@@ -123,6 +123,10 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
     case 'CaseDeleted':
       next.deleted = true;
       break;
+    case 'CaseAtRisk':
+      // Only the bookkeeping of alerts: the case itself is as it was.
+      next.riskAlerts = { ...next.riskAlerts, [event.data.kind]: event.data.day };
+      break;
   }
   return next;
 }

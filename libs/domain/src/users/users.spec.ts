@@ -112,6 +112,7 @@ const userState = (username: string, role: UserState['role'], extra: Partial<Use
   role,
   email: null,
   activationSoundEnabled: true,
+  notify: { push: true, email: true },
   passwordHash: 'hash',
   deleted: false,
   version: 1,
