@@ -27,7 +27,7 @@ export class SmtpSink {
   private constructor(private readonly server: SMTPServer) {}
 
   static async start(): Promise<SmtpSink> {
-    let sink: SmtpSink | undefined;
+    const sinks: SmtpSink[] = [];
     const server = new SMTPServer({
       secure: false,
       authOptional: true,
@@ -35,8 +35,8 @@ export class SmtpSink {
       logger: false,
       onRcptTo(address, _session, callback) {
         const to = address.address.toLowerCase();
-        sink!.recipientsAsked.push(to);
-        const code = sink!.refuse.get(to);
+        sinks[0].recipientsAsked.push(to);
+        const code = sinks[0].refuse.get(to);
         if (code) {
           const error = new Error(`Mailbox ${to} unavailable`) as Error & { responseCode: number };
           error.responseCode = code;
@@ -51,7 +51,7 @@ export class SmtpSink {
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw)
             .then((parsed) => {
-              sink!.mails.push({
+              sinks[0].mails.push({
                 to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
                 from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
                 subject: parsed.subject ?? '',
@@ -66,7 +66,8 @@ export class SmtpSink {
         });
       },
     });
-    sink = new SmtpSink(server);
+    const sink = new SmtpSink(server);
+    sinks.push(sink);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());

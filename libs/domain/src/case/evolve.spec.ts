@@ -230,6 +230,16 @@ describe('every event type changes what it should', () => {
       (before, after) => expect(after.staging).toEqual(before.staging),
     ],
     ['CaseDeleted', { type: 'CaseDeleted', data: {} }, (_before, after) => expect(after.deleted).toBe(true)],
+    [
+      'CaseAtRisk (only the record of the alert changes)',
+      { type: 'CaseAtRisk', data: { kind: 'overdue', day: '2025-03-21', deliveryDate: '2025-03-20' } },
+      (before, after) => {
+        const { riskAlerts, version: _after, ...rest } = after;
+        const { version: _before, ...restBefore } = before;
+        expect(rest).toEqual(restBefore);
+        expect(riskAlerts).toEqual({ overdue: '2025-03-21' });
+      },
+    ],
   ])('%s', (_label, event, check) => {
     const before = deepFreeze(structuredClone(base));
     const after = evolve(before, { ...event, actor: manager, at } as CaseEvent);
@@ -257,6 +267,7 @@ describe('every event type changes what it should', () => {
         'AlignerStageChanged',
         'CaseDeleted',
         'CaseImported',
+        'CaseAtRisk',
       ].sort(),
     );
   });
