@@ -16,6 +16,7 @@ import { NewCaseWizard } from '../features/wizard/NewCaseWizard';
 import type { SettingsSection } from '../features/settings/texts';
 import { Header } from './Header';
 import { MobileBottomNav } from './MobileBottomNav';
+import { useCaseFragment } from './useCaseFragment';
 import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
 
@@ -52,6 +53,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
     );
   });
 
+  useCaseFragment(setSelectedCaseId);
   useLiveSync(user, onSessionEnded);
   usePushSubscription(user.username);
 

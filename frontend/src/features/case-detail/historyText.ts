@@ -111,6 +111,11 @@ function describe(entry: HistoryEntry, before: Case | null): { sentence: string;
       return { sentence: H.CaseDeleted(who), details: [] };
     case 'CaseImported':
       return { sentence: H.CaseImported(who), details: [] };
+    case 'CaseAtRisk': {
+      // The lab's own scan raised it: the sentence names what happened, not the 'system' actor.
+      const due = show('deliveryDate', data.deliveryDate);
+      return { sentence: data.kind === 'overdue' ? H.CaseOverdue(due) : H.CaseAtRisk(due), details: [] };
+    }
     default:
       return { sentence: H.unknown(who, entry.type), details: [] };
   }

@@ -227,6 +227,9 @@ export const HISTORY_TEXTS = {
     `${who} set aligner stage ${stage} to ${status} by scanning a stage QR code`,
   CaseDeleted: (who: string) => `${who} deleted the case`,
   CaseImported: (who: string) => `${who} restored the case from a backup`,
+  CaseAtRisk: (due: string) =>
+    `The managers were alerted that the case is at risk of missing its due date (${due})`,
+  CaseOverdue: (due: string) => `The managers were alerted that the case is overdue (due ${due})`,
   unknown: (who: string, type: string) => `${who}: ${type}`,
   reason: 'Reason',
   comment: 'Comment',
