@@ -32,7 +32,7 @@ describe("a user's notification channels", () => {
     expect(publicUser(imported).notify).toEqual(DEFAULT_NOTIFY);
     // A state written before the field existed reads as both on.
     const { notify: _, ...older } = created;
-    expect(notifyOf(older)).toEqual({ push: true, email: true });
+    expect(notifyOf(older as { notify?: undefined })).toEqual({ push: true, email: true });
     expect(notifyOf({ notify: { push: false } })).toEqual({ push: false, email: true });
   });
 
@@ -48,7 +48,8 @@ describe("a user's notification channels", () => {
       ok: true,
       events: [{ type: 'UserUpdated', data: { changes: { notify: { push: false, email: true } } } }],
     });
-    const next: UserState = evolveUser(created, (off as { events: [] }).events[0]);
+    if (!off.ok) throw new Error(off.rejection.message);
+    const next: UserState = evolveUser(created, off.events[0]);
     expect(next.notify).toEqual({ push: false, email: true });
     expect(
       decideUser(
