@@ -56,7 +56,7 @@ export function MyNotifications({ user }: { user: User }) {
   return (
     <form className="card form my-notifications" onSubmit={saveEmail} noValidate>
       <h3>{SETTINGS_TEXTS.myNotifications}</h3>
-      <p className="muted small">{SETTINGS_TEXTS.myNotificationsHint}</p>
+      <p className="muted small my-notifications__hint">{SETTINGS_TEXTS.myNotificationsHint}</p>
       {switches.map(({ key, label, hint }) => (
         <label key={key} className="switch">
           <input

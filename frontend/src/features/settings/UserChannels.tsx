@@ -52,8 +52,9 @@ export function UserChannels({ users }: { users: User[] | null }) {
                 <tr key={user.username}>
                   <th scope="row">
                     <span className="channel-table__name">{user.username}</span>
-                    <span className="channel-table__meta muted small">
-                      {user.role} · {user.email ?? SETTINGS_TEXTS.noEmail}
+                    <span className="channel-table__meta muted small">{user.role}</span>
+                    <span className="channel-table__meta channel-table__email muted small">
+                      {user.email ?? SETTINGS_TEXTS.noEmail}
                     </span>
                   </th>
                   {CHANNELS.map(({ key, label }) => (
