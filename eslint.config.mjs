@@ -19,6 +19,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The environment is read once, at start, by backend/src/config (and handed to each capability).
+    files: ['backend/src/**/*.ts'],
+    ignores: ['backend/src/config/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through backend/src/config.' },
+      ],
+    },
+  },
+  {
     // The domain is shared by server and browser: no framework, no I/O.
     files: ['libs/domain/src/**/*.ts'],
     rules: {

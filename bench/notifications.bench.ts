@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { startWorkerProcess } from '../backend/src/notifications/testing/worker-process';
+import { startWorkerProcess } from '../test/support/worker-process';
 import { BullMqDriver } from '../backend/src/notifications/queue/bullmq.driver';
 import type { NotificationJob } from '../backend/src/notifications/queue/notification-queue';
 import { loadOrCreateKeyFile } from '../backend/src/notifications/vapid-keys';

@@ -32,12 +32,7 @@ async function startApi(env: Record<string, string>): Promise<{ child: ChildProc
   const nodeArgs = process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    [
-      ...nodeArgs,
-      '-r',
-      join(REPO, 'backend/src/notifications/testing/swc-register.cjs'),
-      join(REPO, 'backend/src/main.ts'),
-    ],
+    [...nodeArgs, '-r', join(REPO, 'test/support/swc-register.cjs'), join(REPO, 'backend/src/main.ts')],
     {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env, PORT: String(port) },

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { AtRiskScanner } from '../backend/src/notifications/at-risk/at-risk-scanner';
 import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
-import { eventually, sql, withEnv } from './support/helpers';
+import { eventually, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { SmtpSink } from './support/smtp-sink';
 import { SseStream } from './support/sse';
@@ -28,15 +28,12 @@ describe('at-risk alerts', () => {
 
   beforeAll(async () => {
     smtp = await SmtpSink.start();
-    lab = await withEnv(
-      {
-        SMTP_URL: smtp.url,
-        PUBLIC_URL: 'https://lab.example.test/',
-        // The test moves the clock itself; the timer must not scan in between.
-        RISK_SCAN_INTERVAL_MS: String(DAY_MS),
-      },
-      () => startTestApp(),
-    );
+    lab = await startTestApp({
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://lab.example.test/',
+      // The test moves the clock itself; the timer must not scan in between.
+      RISK_SCAN_INTERVAL_MS: String(DAY_MS),
+    });
     admin = await lab.login('admin');
     scanner = lab.app.get(AtRiskScanner);
     expect((await admin.put('/users/admin', { email: MANAGER_EMAIL })).status).toBe(200);

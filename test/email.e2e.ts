@@ -1,4 +1,4 @@
-import { eventually, sql, withEnv } from './support/helpers';
+import { eventually, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -51,15 +51,12 @@ describe('email notifications over a real SMTP server', () => {
 
   beforeAll(async () => {
     smtp = await SmtpSink.start();
-    lab = await withEnv(
-      {
-        SMTP_URL: smtp.url,
-        MAIL_FROM: 'AlignerFlow Lab <lab@lab.example.test>',
-        PUBLIC_URL,
-        NOTIFICATIONS_BACKOFF_MS: '20',
-      },
-      () => startTestApp(),
-    );
+    lab = await startTestApp({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'AlignerFlow Lab <lab@lab.example.test>',
+      PUBLIC_URL,
+      NOTIFICATIONS_BACKOFF_MS: '20',
+    });
     [admin, rep, designer, drLee] = await Promise.all(
       ['admin', 'rep', 'designer', 'dr.lee'].map((name) => lab.login(name)),
     );
@@ -218,7 +215,7 @@ describe('without SMTP_URL', () => {
 
   beforeAll(async () => {
     // PUBLIC_URL and MAIL_FROM alone make no email channel.
-    lab = await withEnv({ PUBLIC_URL, MAIL_FROM: 'lab@lab.example.test' }, () => startTestApp());
+    lab = await startTestApp({ PUBLIC_URL, MAIL_FROM: 'lab@lab.example.test' });
   }, 60_000);
 
   afterAll(async () => {

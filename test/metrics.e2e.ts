@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startWorkerProcess, type WorkerProcess } from '../backend/src/notifications/testing/worker-process';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { freePort } from './support/app-process';
 import { createTestDatabase } from './support/database';
 import { FcmStub } from './support/fcm-stub';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startWorkerProcess, type WorkerProcess } from '../backend/src/notifications/testing/worker-process';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { freePort } from './support/app-process';
 import { clearQueuePrefix, eventually, sleep, sql, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { Redis } from 'ioredis';
-import { startWorkerProcess, type WorkerProcess } from '../backend/src/notifications/testing/worker-process';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { FcmStub } from './support/fcm-stub';
 import { eventually, sleep, sql, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startWorkerProcess, type WorkerProcess } from '../backend/src/notifications/testing/worker-process';
+import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import {
   buildBackend,
   BUILD_TIMEOUT_MS,

@@ -36,7 +36,7 @@ export class AppModule {
           url: databaseUrl,
           entities: [],
           synchronize: false,
-          extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 20) },
+          extra: { max: config.databasePoolSize },
         }),
         CqrsModule.forRoot(),
         EventEmitterModule.forRoot(),

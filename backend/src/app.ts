@@ -34,8 +34,8 @@ export interface CreateAppOptions {
 /** Builds the whole HTTP application on a migrated, seeded database. Used by main and by tests. */
 export async function createApp(options: CreateAppOptions): Promise<INestApplication> {
   const { config, databaseUrl } = options;
-  const rootLogger = createRootLogger();
-  await runMigrations(databaseUrl);
+  const rootLogger = createRootLogger(config.logLevel);
+  await runMigrations(databaseUrl, undefined, config.migrationsDir);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
     bodyParser: false,
     logger: options.logger ?? new PinoLogger(rootLogger),

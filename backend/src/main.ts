@@ -12,13 +12,13 @@ import { runWorkerProcess } from './notifications/worker-main.js';
 
 async function bootstrap(): Promise<void> {
   // Lines written before the app exists (the embedded database's start) take the same format.
-  Logger.overrideLogger(new PinoLogger(createRootLogger()));
-  const logger = new Logger('AlignerFlow');
   const config = loadConfig();
+  Logger.overrideLogger(new PinoLogger(createRootLogger(config.logLevel)));
+  const logger = new Logger('AlignerFlow');
   if (config.processRole === 'worker') return runWorkerProcess(config);
-  const database = await resolveDatabaseUrl(process.env, (message) => logger.log(message));
+  const database = await resolveDatabaseUrl(config, (message) => logger.log(message));
   const app = await createApp({ config, databaseUrl: database.url });
-  await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
+  await app.listen(config.port, config.host);
   logger.log(`AlignerFlow is listening on http://localhost:${config.port}${config.basePath}`);
   if (config.demoData)
     logger.log('Demo mode: sign in as admin / demo (see README for the other demo users).');

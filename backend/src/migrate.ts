@@ -2,14 +2,16 @@
  * `node backend/dist/migrate.js`: applies pending migrations to the app's database (DATABASE_URL,
  * or the embedded PostgreSQL in DATA_DIR, exactly as the app resolves it) and exits.
  */
+import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
 
 async function main(): Promise<void> {
   const log = (msg: string) => console.log(msg);
-  const database = await resolveDatabaseUrl(process.env, log);
+  const settings = loadDatabaseSettings();
+  const database = await resolveDatabaseUrl(settings, log);
   try {
-    const applied = await runMigrations(database.url, log);
+    const applied = await runMigrations(database.url, log, settings.migrationsDir);
     console.log(applied.length === 0 ? 'Database is up to date.' : `Applied ${applied.length} migration(s).`);
   } finally {
     await database.stop();

@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
 import { createEventStore } from './event-store/event-store.module.js';
@@ -16,10 +17,11 @@ const LOG_EVERY_MS = 1000;
 
 async function main(): Promise<void> {
   const log = (message: string) => console.log(message);
-  const database = await resolveDatabaseUrl(process.env, log);
+  const settings = loadDatabaseSettings();
+  const database = await resolveDatabaseUrl(settings, log);
   let dataSource: DataSource | undefined;
   try {
-    await runMigrations(database.url, log);
+    await runMigrations(database.url, log, settings.migrationsDir);
     dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 5 }).initialize();
     let lastLog = 0;
     const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource)).run({

@@ -7,16 +7,18 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { verifyLog } from './audit/audit-verifier.js';
+import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
 
 async function main(): Promise<boolean> {
   // Progress goes to stderr: stdout is the JSON answer alone.
   const log = (message: string) => console.error(message);
-  const database = await resolveDatabaseUrl(process.env, log);
+  const settings = loadDatabaseSettings();
+  const database = await resolveDatabaseUrl(settings, log);
   let dataSource: DataSource | undefined;
   try {
-    await runMigrations(database.url, log);
+    await runMigrations(database.url, log, settings.migrationsDir);
     dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 3 }).initialize();
     const started = performance.now();
     const result = await verifyLog(dataSource);

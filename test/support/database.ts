@@ -24,7 +24,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   await withAdminClient((admin) => admin.query(`CREATE DATABASE ${name}`));
   const url = withDatabase(adminUrl(), name);
   try {
-    await runMigrations(url);
+    await runMigrations(url, undefined, process.env.MIGRATIONS_DIR);
   } catch (err) {
     await dropDatabase(name);
     throw err;

@@ -367,16 +367,7 @@ export class PushServiceProcess {
   }
 
   static async start(): Promise<PushServiceProcess> {
-    const register = join(
-      __dirname,
-      '..',
-      '..',
-      'backend',
-      'src',
-      'notifications',
-      'testing',
-      'swc-register.cjs',
-    );
+    const register = join(__dirname, 'swc-register.cjs');
     const child = spawn(process.execPath, ['-r', register, __filename], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

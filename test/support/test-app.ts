@@ -30,6 +30,10 @@ export async function startTestApp(
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'af-test-'));
   const config = loadConfig({
+    // Tests tune the live stream and the notifications through process.env (withEnv).
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => /^(LIVE_|NOTIFICATIONS_|PUSH_|VAPID_|FCM_)/.test(name)),
+    ),
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
     DEMO_DATA: '1',

@@ -5,11 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { EVENTS_COMMITTED } from '../cases/case-command.service.js';
-import { EVENTS_APPENDED_CHANNEL } from '../event-store/event-store.js';
+import { LogListener } from '../event-store/log-listener.js';
 import { chainHash, EVENT_HASH_SQL, GENESIS } from './audit-chain.js';
 
 /** Arbitrary but fixed: every process of one database contends for the same lock. */
@@ -53,12 +51,13 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   private pendingWake = false;
   private wakeUp?: () => void;
   private failures = 0;
+  private unsubscribe?: () => void;
   private lastFailureLog = 0;
   private options: Required<SealerOptions> = { idlePollMs: IDLE_POLL_MS, followerPollMs: FOLLOWER_POLL_MS };
 
   constructor(
     private readonly dataSource: DataSource,
-    @Optional() private readonly emitter?: EventEmitter2,
+    @Optional() private readonly listener?: LogListener,
   ) {}
 
   get isLeader(): boolean {
@@ -77,13 +76,13 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.loop) return;
     this.options = { ...this.options, ...options };
     this.stopping = false;
-    this.emitter?.on(EVENTS_COMMITTED, this.wake);
+    this.unsubscribe = this.listener?.subscribe({ appended: this.wake, connected: this.wake }).unsubscribe;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.emitter?.off(EVENTS_COMMITTED, this.wake);
+    this.unsubscribe?.();
     this.wakeUp?.();
     await this.loop;
     this.loop = undefined;
@@ -136,10 +135,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
       client.on('error', () => {
         if (this.client === client) void this.dropConnection();
       });
-      client.on('notification', this.wake);
       try {
         await client.connect();
-        await client.query(`LISTEN ${EVENTS_APPENDED_CHANNEL}`);
       } catch (error) {
         await client.end().catch(() => undefined);
         throw error;

@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { caseStreamId, parseRole, type Actor } from '@alignerflow/domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
+import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 const HOUR_MS = 60 * 60 * 1000;

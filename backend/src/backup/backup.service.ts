@@ -16,7 +16,7 @@ import {
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
-import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
+import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { toCaseEvent } from '../cases/case-events.js';
 import { CaseImportService, type CaseImportReport } from '../cases/case-import.service.js';
 import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';

@@ -22,6 +22,7 @@ import {
   type StreamAppend,
 } from '../event-store/event-store.js';
 import { APPEND_FLUSHED, GroupCommit } from '../event-store/group-commit.js';
+import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { CaseViewProjection } from './projections/case-view.projection.js';
 
 export interface CommandOptions {
@@ -35,11 +36,6 @@ export interface CommandOptions {
 }
 
 type SideWrites = (runner: QueryRunner) => Promise<void>;
-
-export const EVENTS_COMMITTED = 'events.committed';
-export interface EventsCommitted {
-  events: RecordedEvent[];
-}
 
 /**
  * Decisions per command. Each one lost is another command on the case landing first (another

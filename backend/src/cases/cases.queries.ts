@@ -1,5 +1,4 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import {
   ALL_CASE_STATUSES,
   canSeeCase,
@@ -13,6 +12,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
+import { LogListener } from '../event-store/log-listener.js';
 import { CaseListCache, type ListVersion } from './case-list-cache.js';
 import { CASE_SUMMARY_SQL, WHOLE_CASE_SQL } from './projections/case-view.projection.js';
 
@@ -35,13 +35,13 @@ export class CasesQueries implements OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: EventStore,
-    emitter: EventEmitter2,
+    log: LogListener,
   ) {
-    this.listCache = new CaseListCache(dataSource, emitter);
+    this.listCache = new CaseListCache(dataSource, log);
   }
 
-  onModuleDestroy(): Promise<void> {
-    return this.listCache.close();
+  onModuleDestroy(): void {
+    this.listCache.close();
   }
 
   private visibleTo(actor: Actor): { where: string; params: unknown[] } {

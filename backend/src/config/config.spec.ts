@@ -102,3 +102,34 @@ describe('loadConfig: SESSION_IDLE_MINUTES', () => {
       );
   });
 });
+
+describe('loadConfig: one reading of the whole environment', () => {
+  const WORKER = { PROCESS_ROLE: 'worker', REDIS_URL: 'redis://127.0.0.1:6379' };
+
+  it('reads the pool size, host, log level and migrations folder with their defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ host: '0.0.0.0', databasePoolSize: 20, logLevel: 'info' });
+    expect(config.migrationsDir).toBeUndefined();
+    expect(loadConfig(WORKER).databasePoolSize).toBe(10);
+    expect(
+      loadConfig({ HOST: '127.0.0.1', DATABASE_POOL_SIZE: '5', LOG_LEVEL: 'warn', MIGRATIONS_DIR: '/srv/m' }),
+    ).toMatchObject({ host: '127.0.0.1', databasePoolSize: 5, logLevel: 'warn', migrationsDir: '/srv/m' });
+  });
+
+  it('carries the live stream and notification settings read from the same environment', () => {
+    const config = loadConfig({ LIVE_POLL_MS: '250', NOTIFICATIONS_CONCURRENCY: '8' });
+    expect(config.live.pollMs).toBe(250);
+    expect(config.notifications.concurrency).toBe(8);
+    expect(config.notifications.dataDir).toBe(config.dataDir);
+  });
+
+  it.each([
+    ['LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    ['DATABASE_POOL_SIZE', '0', 'must be an integer from 1 to 1000, got "0"'],
+    ['DATABASE_POOL_SIZE', 'many', 'must be an integer from 1 to 1000, got "many"'],
+    ['LIVE_POLL_MS', '5', 'must be an integer from 10 to 3600000, got "5"'],
+    ['NOTIFICATIONS_LOCK_MS', '-3', 'must be a positive integer, got "-3"'],
+  ])('refuses %s=%s, naming the variable', (name, value, why) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name} ${why}`);
+  });
+});

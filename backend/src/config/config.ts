@@ -1,15 +1,34 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { liveOptionsFromEnv, type LiveOptions } from '../live/live-options.js';
+import { loadNotificationsConfig, type NotificationsConfig } from '../notifications/notifications.config.js';
+import {
+  fail,
+  flag,
+  integerInRange,
+  milliseconds,
+  wholeNumber,
+  checkedUrl,
+  type Fail,
+} from './env-values.js';
+
+export { ConfigError } from './env-values.js';
 
 /** Outside demo mode the admin password must be at least this long (ADMIN_PASSWORD). */
 export const ADMIN_PASSWORD_MIN_LENGTH = 12;
 /** Names Express's `trust proxy` understands besides addresses and CIDR ranges. */
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+/** pino's levels (LOG_LEVEL). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export interface AppConfig {
+export interface AppConfig extends DatabaseSettings {
   port: number;
+  /** The address the HTTP API listens on (HOST). */
+  host: string;
   basePath: string;
   databaseUrl: string | undefined;
+  /** Connections in this process's database pool (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   redisUrl: string | undefined;
   dataDir: string;
   adminPassword: string;
@@ -37,15 +56,28 @@ export interface AppConfig {
     /** The bound on the whole shutdown; past it the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
     timeoutMs: number;
   };
+  /** pino level of the process's logs (LOG_LEVEL). */
+  logLevel: string;
+  /** Web push, FCM, the queue and its workers (notifications/notifications.config.ts). */
+  notifications: NotificationsConfig;
+  /** Tuning of the live stream (live/live-options.ts). */
+  live: LiveOptions;
 }
 
-export class ConfigError extends Error {}
+/** The settings a tool that only needs the database reads (migrate, replay, verify-log, tests). */
+export interface DatabaseSettings {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** MIGRATIONS_DIR: the SQL migrations, when not the repository's migrations/ folder. */
+  migrationsDir: string | undefined;
+}
 
-/** Reads the environment once, at start; a wrong value stops the boot naming its variable. */
+/**
+ * The one place the environment is read (lint forbids process.env elsewhere): once, at start, and
+ * a wrong value stops the boot naming its variable. Each capability's own settings are read by
+ * its reader (notifications.config.ts, live-options.ts) from the env handed to it here.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const fail = (name: string, why: string): never => {
-    throw new ConfigError(`Invalid configuration: ${name} ${why}`);
-  };
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail('PORT', `must be a port number, got "${env.PORT}"`);
@@ -56,9 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath))
     fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
 
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
-    fail('DATABASE_URL', 'must be a postgres:// URL');
+  const { databaseUrl, dataDir, migrationsDir } = loadDatabaseSettings(env);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must be a redis:// URL');
 
@@ -89,12 +119,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (processRole !== 'all' && !redisUrl)
     fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);
 
-  return {
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  const app = {
     port,
+    host: env.HOST?.trim() || '0.0.0.0',
     basePath,
     databaseUrl,
+    // A worker runs no HTTP requests, only the dispatcher and the jobs' writes.
+    databasePoolSize: integerInRange(
+      'DATABASE_POOL_SIZE',
+      env.DATABASE_POOL_SIZE,
+      processRole === 'worker' ? 10 : 20,
+      1,
+      1000,
+      fail,
+    ),
     redisUrl,
-    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    dataDir,
+    migrationsDir,
     adminPassword,
     demoData,
     processRole,
@@ -111,64 +156,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       delayMs: milliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 0, fail),
       timeoutMs: milliseconds('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, fail),
     },
+    logLevel,
   };
+  return { ...app, notifications: loadNotificationsConfig(app, env), live: liveOptionsFromEnv(env) };
+}
+
+/** DATABASE_URL and DATA_DIR alone, as the app reads them: for the tools that only migrate or read. */
+export function loadDatabaseSettings(env: NodeJS.ProcessEnv = process.env): DatabaseSettings {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    fail('DATABASE_URL', 'must be a postgres:// URL');
+  const migrationsDir = env.MIGRATIONS_DIR?.trim() ? resolve(env.MIGRATIONS_DIR.trim()) : undefined;
+  return { databaseUrl, dataDir: resolve(env.DATA_DIR?.trim() || './data'), migrationsDir };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-function checkedUrl(
-  name: string,
-  value: string | undefined,
-  fallback: string,
-  fail: (name: string, why: string) => never,
-) {
-  const url = value?.trim() || fallback;
-  if (!/^https?:\/\/[^\s]+$/.test(url)) fail(name, `must be an http(s) URL, got "${value}"`);
-  return url.replace(/\/$/, '');
-}
-
-function milliseconds(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  fail: (name: string, why: string) => never,
-): number {
-  const raw = value?.trim();
-  if (!raw) return fallback;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms < 0) fail(name, `must be a whole number of milliseconds, got "${raw}"`);
-  return ms;
-}
-
-function flag(name: string, value: string | undefined, fail: (name: string, why: string) => never): boolean {
-  const raw = value?.trim();
-  if (!raw) return false;
-  if (raw !== '0' && raw !== '1') fail(name, `must be 0 or 1, got "${raw}"`);
-  return raw === '1';
-}
-
-function wholeNumber(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  min: number,
-  fail: (name: string, why: string) => never,
-): number {
-  const raw = value?.trim();
-  if (!raw) return fallback;
-  const number = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(number) || number < min)
-    fail(name, `must be a whole number of at least ${min}, got "${raw}"`);
-  return number;
-}
-
 /** Shorter tokens could be guessed by a scraper-shaped client trying many. */
 export const METRICS_TOKEN_MIN_LENGTH = 16;
 
-function metricsSettings(
-  env: NodeJS.ProcessEnv,
-  fail: (name: string, why: string) => never,
-): AppConfig['metrics'] {
+function metricsSettings(env: NodeJS.ProcessEnv, fail: Fail): AppConfig['metrics'] {
   const token = env.METRICS_TOKEN?.trim() || undefined;
   if (token && (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token)))
     fail('METRICS_TOKEN', `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces`);
@@ -184,10 +191,7 @@ function metricsSettings(
  * uniquelocal). Unset trusts no proxy: the client address is the socket's. "Trust everyone" is
  * refused on purpose: it would let any client choose its own address and dodge sign-in throttling.
  */
-function trustedProxies(
-  value: string | undefined,
-  fail: (name: string, why: string) => never,
-): string[] | false {
+function trustedProxies(value: string | undefined, fail: Fail): string[] | false {
   const entries = (value ?? '')
     .split(',')
     .map((entry) => entry.trim())

@@ -31,7 +31,7 @@ describe('resolveDatabaseUrl', () => {
   let dataDir: string;
   const handles: ResolvedDatabase[] = [];
   const start = async () => {
-    const handle = await resolveDatabaseUrl({ DATA_DIR: dataDir });
+    const handle = await resolveDatabaseUrl({ databaseUrl: undefined, dataDir });
     handles.push(handle);
     return handle;
   };
@@ -50,7 +50,7 @@ describe('resolveDatabaseUrl', () => {
   });
 
   it('returns DATABASE_URL as is when set', async () => {
-    const handle = await resolveDatabaseUrl({ DATABASE_URL: 'postgres://u:p@db:5432/x', DATA_DIR: dataDir });
+    const handle = await resolveDatabaseUrl({ databaseUrl: 'postgres://u:p@db:5432/x', dataDir });
     expect(handle.url).toBe('postgres://u:p@db:5432/x');
     await handle.stop();
   });
@@ -131,9 +131,13 @@ describe('resolveDatabaseUrl', () => {
         await mkdir(inner, { mode: 0o755 });
         const said: string[] = [];
         const open = async () => {
-          const handle = await resolveDatabaseUrl({ DATA_DIR: inner }, (line) => said.push(line), {
-            reachableRoot,
-          });
+          const handle = await resolveDatabaseUrl(
+            { databaseUrl: undefined, dataDir: inner },
+            (line) => said.push(line),
+            {
+              reachableRoot,
+            },
+          );
           handles.push(handle);
           return handle;
         };
@@ -174,7 +178,9 @@ describe('resolveDatabaseUrl', () => {
         const inner = path.join(locked(), 'with-cluster');
         await mkdir(path.join(inner, 'postgres'), { recursive: true, mode: 0o755 });
         await writeFile(path.join(inner, 'postgres', 'PG_VERSION'), '18\n');
-        await expect(resolveDatabaseUrl({ DATA_DIR: inner }, () => {}, { reachableRoot })).rejects.toThrow(
+        await expect(
+          resolveDatabaseUrl({ databaseUrl: undefined, dataDir: inner }, () => {}, { reachableRoot }),
+        ).rejects.toThrow(
           /cannot enter .*locked \(mode 700\), so it cannot reach .*with-cluster, where its cluster is .*Let it in/,
         );
       },
@@ -188,10 +194,14 @@ describe('resolveDatabaseUrl', () => {
       const said: string[] = [];
       // Its own root: from a clone postgres cannot enter, the other tests copied the installed ones already.
       const copiesRoot = path.join(dataDir, 'reachable-binaries');
-      const handle = await resolveDatabaseUrl({ DATA_DIR: inner }, (line) => said.push(line), {
-        reachableRoot: copiesRoot,
-        binDir: path.join(hidden, 'bin'),
-      });
+      const handle = await resolveDatabaseUrl(
+        { databaseUrl: undefined, dataDir: inner },
+        (line) => said.push(line),
+        {
+          reachableRoot: copiesRoot,
+          binDir: path.join(hidden, 'bin'),
+        },
+      );
       handles.push(handle);
       expect(await query(handle.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
       await handle.stop();

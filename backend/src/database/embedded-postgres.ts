@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
+import type { DatabaseSettings } from '../config/config.js';
 
 export interface ResolvedDatabase {
   url: string;
@@ -68,17 +69,17 @@ const MAX_LOG_BYTES = 10 * 1024 * 1024;
  * `PGPASSWORD=$(cat data/postgres.password) psql -h 127.0.0.1 -p $(cat data/postgres.port) -U postgres alignerflow`.
  */
 export async function resolveDatabaseUrl(
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Pick<DatabaseSettings, 'databaseUrl' | 'dataDir'>,
   log: Log = () => {},
   options: EmbeddedOptions = {},
 ): Promise<ResolvedDatabase> {
-  if (env.DATABASE_URL) return { url: env.DATABASE_URL, stop: async () => {} };
+  if (settings.databaseUrl) return { url: settings.databaseUrl, stop: async () => {} };
   if (process.platform === 'win32')
     throw new Error('Embedded PostgreSQL is not supported on Windows: set DATABASE_URL.');
 
-  await fs.mkdir(path.resolve(env.DATA_DIR ?? './data'), { recursive: true });
+  await fs.mkdir(path.resolve(settings.dataDir), { recursive: true });
   // Real path: the stale-server check compares it with the running server's command line.
-  const dataDir = await fs.realpath(path.resolve(env.DATA_DIR ?? './data'));
+  const dataDir = await fs.realpath(path.resolve(settings.dataDir));
   let bin = options.binDir ?? binDir();
   // The directory holding the cluster `postgres/`: DATA_DIR unless user "postgres" cannot reach it.
   let home = dataDir;
@@ -478,6 +479,8 @@ function run(command: string, cwd: string, user: PostgresUser | undefined, args:
       // Own session: a Ctrl-C meant for the app must not also hit the server it started.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // The child inherits this process's environment, in the C locale.
+      // eslint-disable-next-line no-restricted-properties
       env: { ...process.env, LC_ALL: 'C' },
     });
     let output = '';

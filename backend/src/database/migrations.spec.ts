@@ -58,9 +58,9 @@ describe('runMigrations', () => {
       await writeFile(path.join(dir, '001_a.sql'), 'CREATE TABLE a (id int);');
       await writeFile(path.join(dir, '002_b.sql'), 'CREATE TABLE b (id int);\nSELECT no_such_function();');
       await writeFile(path.join(dir, '003_c.sql'), 'CREATE TABLE c (id int);');
-      process.env.MIGRATIONS_DIR = dir;
-
-      await expect(runMigrations(url)).rejects.toThrow(/Migration 002_b\.sql failed: .*no_such_function/);
+      await expect(runMigrations(url, undefined, dir)).rejects.toThrow(
+        /Migration 002_b\.sql failed: .*no_such_function/,
+      );
       const tables = await query<{ name: string }>(
         url,
         `SELECT table_name AS name FROM information_schema.tables WHERE table_name IN ('a', 'b', 'c')`,
@@ -70,7 +70,7 @@ describe('runMigrations', () => {
       expect(applied.map((row) => row.name)).toEqual(['001_a.sql']);
 
       await writeFile(path.join(dir, '002_b.sql'), 'CREATE TABLE b (id int);');
-      expect(await runMigrations(url)).toEqual(['002_b.sql', '003_c.sql']);
+      expect(await runMigrations(url, undefined, dir)).toEqual(['002_b.sql', '003_c.sql']);
     } finally {
       await rm(dir, { recursive: true });
     }

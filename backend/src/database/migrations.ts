@@ -20,8 +20,9 @@ const MIGRATION_LOCK_ID = '7240913350164081001';
 export async function runMigrations(
   databaseUrl: string,
   log: (msg: string) => void = () => {},
+  configuredDir?: string,
 ): Promise<string[]> {
-  const dir = migrationsDir();
+  const dir = migrationsDir(configuredDir);
   const files = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort();
 
   const client = new Client({ connectionString: databaseUrl });
@@ -61,8 +62,8 @@ export async function runMigrations(
 }
 
 /** `MIGRATIONS_DIR`, or the `migrations/` folder of the repository this code runs from. */
-export function migrationsDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MIGRATIONS_DIR) return path.resolve(env.MIGRATIONS_DIR);
+export function migrationsDir(configured?: string): string {
+  if (configured) return configured;
   // Walking up works the same from backend/src (tests) and backend/dist (built app).
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'migrations')) && isRepoRoot(dir)) return path.join(dir, 'migrations');

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { schemaVersionOf, upcast } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore, type EventCodec } from './event-store.js';
+import { LogListener } from './log-listener.js';
 
 /** The domain's event versions: new events get today's schema version, older ones are upcast on read. */
 export const DOMAIN_EVENT_CODEC: EventCodec = { schemaVersionOf, upcast };
@@ -19,7 +20,8 @@ export function createEventStore(dataSource: DataSource): EventStore {
       useFactory: createEventStore,
       inject: [DataSource],
     },
+    LogListener,
   ],
-  exports: [EventStore],
+  exports: [EventStore, LogListener],
 })
 export class EventStoreModule {}

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { readdirSync } from 'node:fs';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { migrationsDir } from '../database/migrations.js';
 import { withTimeout } from '../notifications/queue/notification-queue.js';
 import { RedisConnection } from '../redis/redis.module.js';
@@ -35,6 +36,7 @@ export class ReadinessService {
     private readonly dataSource: DataSource,
     private readonly redisConnection: RedisConnection,
     private readonly lifecycle: ProcessLifecycle,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async check(): Promise<Readiness> {
@@ -69,7 +71,9 @@ export class ReadinessService {
   private async migrations(): Promise<NonNullable<Readiness['migrations']>> {
     if (this.migrationsApplied) return 'applied';
     try {
-      this.shipped ??= readdirSync(migrationsDir()).filter((name) => name.endsWith('.sql'));
+      this.shipped ??= readdirSync(migrationsDir(this.config.migrationsDir)).filter((name) =>
+        name.endsWith('.sql'),
+      );
       const rows = await withTimeout(
         this.dataSource.query<{ name: string }[]>('SELECT name FROM schema_migrations'),
         CHECK_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/config.js';
+import { fail } from '../config/env-values.js';
 
 /** Tuning of the live stream, read once at start from the environment. */
 export interface LiveOptions {
@@ -43,8 +43,8 @@ const VARIABLES: Record<Exclude<keyof LiveOptions, 'retryMs'>, [name: string, mi
   streamsPerSession: ['LIVE_STREAMS_PER_SESSION', 1, 100_000],
 };
 
-/** A wrong value stops the boot naming its variable, as loadConfig does. */
-export function liveOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): LiveOptions {
+/** Read by loadConfig, once at start: a wrong value stops the boot naming its variable. */
+export function liveOptionsFromEnv(env: NodeJS.ProcessEnv): LiveOptions {
   const options = { ...DEFAULTS };
   for (const [key, [name, min, max]] of Object.entries(VARIABLES) as [
     keyof typeof VARIABLES,
@@ -54,9 +54,7 @@ export function liveOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): LiveOp
     if (!raw) continue;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max)
-      throw new ConfigError(
-        `Invalid configuration: ${name} must be an integer from ${min} to ${max}, got "${raw}"`,
-      );
+      fail(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
     options[key] = value;
   }
   return options;

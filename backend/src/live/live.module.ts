@@ -3,7 +3,8 @@ import { CasesModule } from '../cases/cases.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { LiveController } from './live.controller.js';
 import { LiveLog } from './live-log.js';
-import { LIVE_OPTIONS, liveOptionsFromEnv } from './live-options.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { LIVE_OPTIONS } from './live-options.js';
 import { LiveStreamService } from './live-stream.service.js';
 import { LogTailer } from './log-tailer.service.js';
 
@@ -12,7 +13,7 @@ import { LogTailer } from './log-tailer.service.js';
   imports: [CasesModule, UsersModule],
   controllers: [LiveController],
   providers: [
-    { provide: LIVE_OPTIONS, useFactory: () => liveOptionsFromEnv() },
+    { provide: LIVE_OPTIONS, useFactory: (config: AppConfig) => config.live, inject: [APP_CONFIG] },
     LiveLog,
     LogTailer,
     LiveStreamService,

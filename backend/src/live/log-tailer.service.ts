@@ -5,16 +5,10 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
-import { Client, type ClientConfig } from 'pg';
-import { DataSource } from 'typeorm';
-import { EVENTS_COMMITTED } from '../cases/case-command.service.js';
 import type { Checkpoint } from '../event-store/event-store.js';
+import { LogListener } from '../event-store/log-listener.js';
 import { LiveLog, type LiveMessage, type LogSegment } from './live-log.js';
 import { LIVE_OPTIONS, type LiveOptions } from './live-options.js';
-
-export const NOTIFY_CHANNEL = 'events_appended';
-export const LISTEN_APPLICATION_NAME = 'alignerflow-live-listener';
 
 /** Who the tailer feeds: the stream hub, or a test. */
 export interface TailConsumer {
@@ -27,7 +21,6 @@ export interface TailConsumer {
   deliver(messages: LiveMessage[], checkpoint: Checkpoint, build: number): void;
 }
 
-const MAX_RECONNECT_DELAY_MS = 10_000;
 const FIRST_RETRY_MS = 20;
 
 /**
@@ -47,10 +40,7 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
   private running: Promise<void> | undefined;
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
-  private listener: Client | undefined;
-  private listenerBackendPid: number | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private reconnectDelayMs = 250;
+  private unsubscribe: (() => void) | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelayMs = FIRST_RETRY_MS;
   private lastErrorLog = 0;
@@ -60,12 +50,10 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
    * them, so a resuming client is found here without a query; "0" stands for an empty log's start.
    */
   private readonly recent = new Map<string, Checkpoint | null>();
-  private readonly onCommitted = () => this.wake();
 
   constructor(
     private readonly log: LiveLog,
-    private readonly dataSource: DataSource,
-    private readonly emitter: EventEmitter2,
+    private readonly listener: LogListener,
     @Inject(LIVE_OPTIONS) private readonly options: LiveOptions,
   ) {}
 
@@ -87,7 +75,7 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
    * process's commits wake the tailer).
    */
   get listenerPid(): number | undefined {
-    return this.listener ? this.listenerBackendPid : undefined;
+    return this.listener.pid;
   }
 
   /**
@@ -108,21 +96,22 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
     this.checkpoint = await this.log.end();
     this.remember(this.checkpoint);
     this.started = true;
-    this.emitter.on(EVENTS_COMMITTED, this.onCommitted);
     this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
     this.pollTimer.unref();
-    await this.connectListener();
+    // On (re)connecting: whatever was appended while nobody listened.
+    const subscription = this.listener.subscribe({
+      appended: () => this.wake(),
+      connected: () => this.wake(),
+    });
+    this.unsubscribe = subscription.unsubscribe;
+    await subscription.ready;
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    this.emitter.off(EVENTS_COMMITTED, this.onCommitted);
+    this.unsubscribe?.();
     clearInterval(this.pollTimer);
-    clearTimeout(this.reconnectTimer);
     clearTimeout(this.retryTimer);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
     await this.running;
   }
 
@@ -207,74 +196,4 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
     this.recent.set(position, key);
     while (this.recent.size > this.options.replayWindow) this.recent.delete(this.recent.keys().next().value!);
   }
-
-  private async connectListener(): Promise<void> {
-    if (this.stopped) return;
-    const client = new Client({
-      ...connectionConfig(this.dataSource),
-      application_name: LISTEN_APPLICATION_NAME,
-    });
-    let failed = false;
-    const lost = (reason: string) => {
-      if (failed) return;
-      failed = true;
-      if (this.listener === client) this.listener = undefined;
-      client.end().catch(() => undefined);
-      if (this.stopped) return;
-      this.logger.warn(`LISTEN connection lost (${reason}); reconnecting in ${this.reconnectDelayMs} ms`);
-      this.scheduleReconnect();
-    };
-    client.on('error', (error) => lost(error.message));
-    client.on('end', () => lost('ended'));
-    client.on('notification', () => this.wake());
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      this.listenerBackendPid = rows[0].pid;
-    } catch (error) {
-      lost((error as Error).message);
-      return;
-    }
-    if (failed) return;
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    this.reconnectDelayMs = 250;
-    // Whatever was appended while nobody listened.
-    this.wake();
-  }
-
-  private scheduleReconnect(): void {
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.connectListener(), this.reconnectDelayMs);
-    this.reconnectTimer.unref();
-    this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, MAX_RECONNECT_DELAY_MS);
-  }
-}
-
-/** The same server and credentials as the application's own pool. */
-function connectionConfig(dataSource: DataSource): ClientConfig {
-  const options = dataSource.options as {
-    url?: string;
-    host?: string;
-    port?: number;
-    username?: string;
-    password?: unknown;
-    database?: string;
-    ssl?: unknown;
-  };
-  return {
-    connectionString: options.url,
-    host: options.host,
-    port: options.port,
-    user: options.username,
-    password: typeof options.password === 'string' ? options.password : undefined,
-    database: options.database,
-    ssl: options.ssl as ClientConfig['ssl'],
-    connectionTimeoutMillis: 10_000,
-    keepAlive: true,
-  };
 }

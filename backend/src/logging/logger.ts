@@ -42,10 +42,7 @@ export interface LogOutput {
  * for collectors, or readable lines when stdout is a terminal (colored if it has colors; a
  * terminal's writes are synchronous, so these lines need no buffer).
  */
-export function createRootLogger(
-  level = process.env.LOG_LEVEL ?? 'info',
-  stdout: LogOutput = process.stdout,
-): Logger {
+export function createRootLogger(level = 'info', stdout: LogOutput = process.stdout): Logger {
   return pino(
     {
       level,

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { EVENTS_COMMITTED } from '../cases/case-command.service.js';
-import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
+import { loadCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
+import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
+import { LogListener } from '../event-store/log-listener.js';
 import { NotificationPlanner } from './notification-planner.js';
 import { NotificationStore, type UserDeletion } from './notification-store.js';
 import { NOTIFICATION_QUEUE, withTimeout, type NotificationQueue } from './queue/notification-queue.js';
@@ -51,6 +51,7 @@ export class NotificationDispatcher {
   private stopping = false;
   private pendingWake = false;
   private wakeUp?: () => void;
+  private unsubscribe?: () => void;
   private failures = 0;
   private lastFailureLog = 0;
   private nextSweep = 0;
@@ -66,7 +67,7 @@ export class NotificationDispatcher {
     private readonly planner: NotificationPlanner,
     private readonly notifications: NotificationStore,
     @Inject(NOTIFICATION_QUEUE) private readonly queue: NotificationQueue,
-    @Optional() private readonly emitter?: EventEmitter2,
+    @Optional() private readonly listener?: LogListener,
   ) {}
 
   get isLeader(): boolean {
@@ -77,13 +78,15 @@ export class NotificationDispatcher {
     if (this.loop) return;
     this.options = { ...this.options, ...options };
     this.stopping = false;
-    this.emitter?.on(EVENTS_COMMITTED, this.wake);
+    // Appends anywhere (other API instances too) wake the dispatcher at once; without a
+    // listener it still polls.
+    this.unsubscribe = this.listener?.subscribe({ appended: this.wake, connected: this.wake }).unsubscribe;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.emitter?.off(EVENTS_COMMITTED, this.wake);
+    this.unsubscribe?.();
     this.wakeUp?.();
     await this.loop;
     this.loop = undefined;
@@ -104,7 +107,7 @@ export class NotificationDispatcher {
     const client = await this.lead();
     if (!client) return null;
     await this.sweep();
-    const checkpoint = await loadCheckpoint(client);
+    const checkpoint = await loadCheckpoint(client, DISPATCHER_CHECKPOINT);
     const events = await this.store.readAll(checkpoint, BATCH);
     if (events.length === 0) return 0;
     await this.notifications.forgetDeletedUsers(userDeletions(events));
@@ -115,7 +118,12 @@ export class NotificationDispatcher {
     await client.query('BEGIN');
     try {
       await this.notifications.recordQueued(jobs, client);
-      await saveCheckpoint(client, { transactionId: last.transactionId, position: last.position });
+      await saveCheckpoint(
+        client,
+        DISPATCHER_CHECKPOINT,
+        { transactionId: last.transactionId, position: last.position },
+        { onlyForward: true },
+      );
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -156,12 +164,8 @@ export class NotificationDispatcher {
       client.on('error', () => {
         if (this.client === client) void this.dropConnection();
       });
-      // Appends anywhere (other API instances too) wake the dispatcher at once: see
-      // migrations/003_live_notify.sql. Without that trigger it still polls.
-      client.on('notification', this.wake);
       try {
         await client.connect();
-        await client.query('LISTEN events_appended');
       } catch (error) {
         await client.end().catch(() => undefined);
         throw error;
@@ -237,27 +241,6 @@ function userDeletions(events: RecordedEvent[]): UserDeletion[] {
   return events
     .filter((event) => event.type === 'UserDeleted' && event.streamId.startsWith(USER_STREAM))
     .map((event) => ({ usernameKey: event.streamId.slice(USER_STREAM.length), version: event.version }));
-}
-
-async function loadCheckpoint(client: Client): Promise<Checkpoint | null> {
-  const { rows } = await client.query<{ transaction_id: string; global_position: string }>(
-    'SELECT transaction_id::text, global_position::text FROM projection_checkpoints WHERE name = $1',
-    [DISPATCHER_CHECKPOINT],
-  );
-  return rows[0] ? { transactionId: rows[0].transaction_id, position: rows[0].global_position } : null;
-}
-
-/** Only ever forward, whoever writes. */
-async function saveCheckpoint(client: Client, checkpoint: Checkpoint): Promise<void> {
-  await client.query(
-    `INSERT INTO projection_checkpoints (name, transaction_id, global_position)
-     VALUES ($1, $2::xid8, $3::bigint)
-     ON CONFLICT (name) DO UPDATE
-       SET transaction_id = excluded.transaction_id, global_position = excluded.global_position, updated_at = now()
-       WHERE (projection_checkpoints.transaction_id, projection_checkpoints.global_position)
-           < (excluded.transaction_id, excluded.global_position)`,
-    [DISPATCHER_CHECKPOINT, checkpoint.transactionId, checkpoint.position],
-  );
 }
 
 function isConnectionError(error: unknown): boolean {

@@ -42,8 +42,8 @@ describe('notifications configuration', () => {
     );
     fails({ RISK_SCAN_INTERVAL_MS: '0' }, 'RISK_SCAN_INTERVAL_MS must be a positive integer');
     fails({ RISK_SCAN_INTERVAL_MS: 'often' }, 'RISK_SCAN_INTERVAL_MS must be a positive integer');
-    fails({ AT_RISK_DAYS: '-1' }, 'AT_RISK_DAYS must be a whole number');
-    fails({ AT_RISK_DAYS: '1.5' }, 'AT_RISK_DAYS must be a whole number');
+    fails({ AT_RISK_DAYS: '-1' }, 'AT_RISK_DAYS must be an integer from 0 to 365');
+    fails({ AT_RISK_DAYS: '1.5' }, 'AT_RISK_DAYS must be an integer from 0 to 365');
   });
 
   it('reads SMTP_URL, MAIL_FROM and PUBLIC_URL, and stops on a wrong one naming it', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AT_RISK_DAYS } from '@alignerflow/domain';
-import { ConfigError, type AppConfig } from '../config/config.js';
+import type { AppConfig } from '../config/config.js';
+import { fail, integerInRange, type Fail } from '../config/env-values.js';
 
 export interface FcmServiceAccount {
   clientEmail: string;
@@ -61,14 +62,11 @@ export const MAX_ATTEMPTS = 5;
 const DEFAULT_SUBJECT = 'mailto:admin@example.com';
 const FCM_DEFAULT_ENDPOINT = 'https://fcm.googleapis.com';
 
-/** Read once at start, like the app's config: a wrong value stops the boot naming its variable. */
+/** Read by loadConfig, once at start: a wrong value stops the boot naming its variable. */
 export function loadNotificationsConfig(
-  app: AppConfig,
-  env: NodeJS.ProcessEnv = process.env,
+  app: Pick<AppConfig, 'basePath' | 'dataDir' | 'redisUrl' | 'processRole' | 'port'>,
+  env: NodeJS.ProcessEnv,
 ): NotificationsConfig {
-  const fail = (name: string, why: string): never => {
-    throw new ConfigError(`Invalid configuration: ${name} ${why}`);
-  };
   const publicKey = env.VAPID_PUBLIC_KEY?.trim() || undefined;
   const privateKey = env.VAPID_PRIVATE_KEY?.trim() || undefined;
   if (publicKey && !privateKey) fail('VAPID_PRIVATE_KEY', 'is required when VAPID_PUBLIC_KEY is set');
@@ -96,16 +94,16 @@ export function loadNotificationsConfig(
     pushAllowedHosts: loadPushAllowedHosts(env, fail),
     email: loadEmail(app, env, fail),
     riskScanIntervalMs: positiveInt(env, 'RISK_SCAN_INTERVAL_MS', 900_000, fail),
-    atRiskDays: wholeNumber(env, 'AT_RISK_DAYS', AT_RISK_DAYS, fail),
+    atRiskDays: integerInRange('AT_RISK_DAYS', env.AT_RISK_DAYS, AT_RISK_DAYS, 0, 365, fail),
   };
 }
 
 const DEFAULT_MAIL_FROM = 'AlignerFlow <alignerflow@localhost>';
 
 function loadEmail(
-  app: AppConfig,
+  app: Pick<AppConfig, 'basePath' | 'port'>,
   env: NodeJS.ProcessEnv,
-  fail: (name: string, why: string) => never,
+  fail: Fail,
 ): EmailConfig | null {
   const publicSetting = env.PUBLIC_URL?.trim() || undefined;
   const publicUrl = publicSetting ?? `http://localhost:${app.port}${app.basePath}`;
@@ -124,29 +122,12 @@ function loadEmail(
   return { smtpUrl, from, publicUrl: publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/` };
 }
 
-function wholeNumber(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  fail: (name: string, why: string) => never,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 365)
-    fail(name, `must be a whole number of days from 0 to 365, got "${raw}"`);
-  return value;
-}
-
 /** `host:port` of an https URL, the form PUSH_ALLOWED_HOSTS lists (443 when the URL names no port). */
 export function pushEndpointHost(url: URL): string {
   return `${url.hostname}:${url.port || '443'}`;
 }
 
-function loadPushAllowedHosts(
-  env: NodeJS.ProcessEnv,
-  fail: (name: string, why: string) => never,
-): ReadonlySet<string> {
+function loadPushAllowedHosts(env: NodeJS.ProcessEnv, fail: Fail): ReadonlySet<string> {
   const hosts = new Set<string>();
   for (const entry of (env.PUSH_ALLOWED_HOSTS ?? '').split(',').map((item) => item.trim())) {
     if (!entry) continue;
@@ -163,7 +144,7 @@ function loadPushAllowedHosts(
   return hosts;
 }
 
-function loadFcm(env: NodeJS.ProcessEnv, fail: (name: string, why: string) => never): FcmConfig | null {
+function loadFcm(env: NodeJS.ProcessEnv, fail: Fail): FcmConfig | null {
   const file = env.FCM_CREDENTIALS_FILE?.trim() || undefined;
   const projectIdSetting = env.FCM_PROJECT_ID?.trim() || undefined;
   const endpointSetting = env.FCM_ENDPOINT?.trim() || undefined;
@@ -195,12 +176,7 @@ function loadFcm(env: NodeJS.ProcessEnv, fail: (name: string, why: string) => ne
   return { projectId, endpoint, serviceAccount: { clientEmail, privateKey, tokenUri } };
 }
 
-function positiveInt(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  fail: (name: string, why: string) => never,
-): number {
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, fail: Fail): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);

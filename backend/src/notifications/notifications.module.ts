@@ -4,12 +4,7 @@ import { DirectNotifications } from './direct-notifications.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
 import { NotificationPlanner } from './notification-planner.js';
 import { NotificationStore } from './notification-store.js';
-import {
-  loadNotificationsConfig,
-  MAX_ATTEMPTS,
-  NOTIFICATIONS_CONFIG,
-  type NotificationsConfig,
-} from './notifications.config.js';
+import { MAX_ATTEMPTS, NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
 import { NotificationsRuntime } from './notifications-runtime.js';
 import { PushEndpointGuard } from './outbound/push-endpoint-guard.js';
 import { PushController } from './push.controller.js';
@@ -45,7 +40,7 @@ export function createNotificationQueue(config: NotificationsConfig): Notificati
 const PROVIDERS = [
   {
     provide: NOTIFICATIONS_CONFIG,
-    useFactory: (config: AppConfig) => loadNotificationsConfig(config),
+    useFactory: (config: AppConfig) => config.notifications,
     inject: [APP_CONFIG],
   },
   { provide: NOTIFICATION_QUEUE, useFactory: createNotificationQueue, inject: [NOTIFICATIONS_CONFIG] },

@@ -28,7 +28,7 @@ export class NotificationsWorkerModule {
           url: databaseUrl,
           entities: [],
           synchronize: false,
-          extra: { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) },
+          extra: { max: config.databasePoolSize },
         }),
         EventStoreModule,
         MetricsCoreModule,
@@ -46,7 +46,7 @@ export async function createWorker(options: {
   databaseUrl: string;
   logger?: LoggerService | false;
 }): Promise<INestApplicationContext> {
-  await runMigrations(options.databaseUrl);
+  await runMigrations(options.databaseUrl, undefined, options.config.migrationsDir);
   return NestFactory.createApplicationContext(
     NotificationsWorkerModule.register(options.config, options.databaseUrl),
     {

@@ -11,7 +11,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
-import { EVENTS_COMMITTED, type EventsCommitted } from '../cases/case-command.service.js';
+import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import {
   EventStore,
   lockStream,

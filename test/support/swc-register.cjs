@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { transformSync } = require('@swc/core');
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
+const repoRoot = path.resolve(__dirname, '..', '..');
 const domainEntry = path.join(repoRoot, 'libs', 'domain', 'src', 'index.ts');
 
 const originalResolve = Module._resolveFilename;

@@ -16,7 +16,7 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-const REPO = resolve(__dirname, '..', '..', '..', '..');
+const REPO = resolve(__dirname, '..', '..');
 
 export async function startWorkerProcess(
   env: Record<string, string>,

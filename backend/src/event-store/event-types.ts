@@ -1,0 +1,91 @@
+/** The event store's vocabulary: what goes in, what comes out, where a reader stopped. */
+
+export interface NewEvent {
+  type: string;
+  data: unknown;
+  schemaVersion?: number;
+}
+
+export interface EventMetadata {
+  actor: { username: string; role: string } | null;
+  correlationId: string;
+  causationId?: string;
+}
+
+export interface RecordedEvent {
+  /** global_position; bigint, hence a string. */
+  position: string;
+  /** The xid8 of the writing transaction; with `position` it orders the log for readers. */
+  transactionId: string;
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  // The shape depends on `type` and `schemaVersion`; upcasters and handlers narrow it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+  metadata: EventMetadata;
+  /** ISO 8601. */
+  recordedAt: string;
+}
+
+/**
+ * How event data changes shape over time (libs/domain's upcasters). Without a codec every event is
+ * written as schema version 1 and read back exactly as stored.
+ */
+export interface EventCodec {
+  /** The schema version new events of this type are written with. */
+  schemaVersionOf(type: string): number;
+  /** Turns data stored under an older schema version into today's shape. */
+  upcast(type: string, schemaVersion: number, data: unknown): unknown;
+}
+
+/** Where a reader of the whole log stopped: the last event it has seen. */
+export interface Checkpoint {
+  transactionId: string;
+  position: string;
+}
+
+/** The stream moved on since the caller read it: reload, decide again, retry. */
+export class WrongExpectedVersionError extends Error {
+  override name = 'WrongExpectedVersionError';
+
+  constructor(
+    readonly streamId: string,
+    readonly expectedVersion: number,
+    readonly actualVersion?: number,
+  ) {
+    super(
+      `Stream ${streamId} was expected at version ${expectedVersion}` +
+        (actualVersion === undefined
+          ? ', but another writer got there first'
+          : `, but is at ${actualVersion}`),
+    );
+  }
+}
+
+/** One stream's part of an appendStreams statement. */
+export interface StreamAppend {
+  streamId: string;
+  /** The stream version the events were decided on (0: the stream must not exist yet). */
+  expectedVersion: number;
+  events: NewEvent[];
+  metadata: EventMetadata;
+  /** When the events happened (ISO 8601); by default the transaction's start, now(). */
+  recordedAt?: string;
+  /**
+   * A write that commits with the events, in the same statement; it must do nothing unless this
+   * stream's events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}); several
+   * writes (one data-modifying CTE body each) go as an array.
+   */
+  alongside?: (sql: AlongsideSql) => string | string[];
+}
+
+export interface AlongsideSql {
+  /** Binds a value and answers its placeholder ($n). */
+  param: (value: unknown) => string;
+  /** SQL: the global position of the last appended event. */
+  lastPosition: string;
+  /** SQL condition: true when the events were appended. */
+  appended: string;
+}

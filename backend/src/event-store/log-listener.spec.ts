@@ -1,0 +1,81 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { DataSource } from 'typeorm';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { EventStore } from './event-store.js';
+import { EVENTS_COMMITTED, LogListener, type LogSubscriber } from './log-listener.js';
+
+const metadata = { actor: { username: 'tech', role: 'Technician' }, correlationId: 'corr-l' };
+
+/** Resolves once `check` holds, polling; fails the test after a few seconds. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('LogListener', () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let dataSource: DataSource;
+  let other: DataSource;
+  let emitter: EventEmitter2;
+  let listener: LogListener;
+  const calls: string[] = [];
+  const subscriber: LogSubscriber = {
+    appended: () => calls.push('appended'),
+    connected: () => calls.push('connected'),
+    lost: () => calls.push('lost'),
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    // Another process's pool: its appends reach us only through NOTIFY.
+    other = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    emitter = new EventEmitter2();
+    listener = new LogListener(dataSource, emitter);
+  });
+  afterAll(async () => {
+    await listener?.onModuleDestroy();
+    await other?.destroy();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  it('listens once the first subscriber comes, and wakes it for appends of any process', async () => {
+    expect(listener.listening).toBe(false);
+    const { ready } = listener.subscribe(subscriber);
+    await ready;
+    expect(listener.listening).toBe(true);
+    expect(calls).toEqual(['connected']);
+    await new EventStore(other).append('l-1', 0, [{ type: 'NoteAdded', data: {} }], metadata);
+    await until(() => calls.includes('appended'), 'the NOTIFY of another pool');
+  });
+
+  it("wakes subscribers for this process's own commits without a round trip", () => {
+    calls.length = 0;
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    expect(calls).toEqual(['appended']);
+  });
+
+  it('says when the connection is lost, reconnects, and says so again', async () => {
+    calls.length = 0;
+    const pid = listener.pid;
+    expect(pid).toEqual(expect.any(Number));
+    await other.query('SELECT pg_terminate_backend($1)', [pid]);
+    await until(() => calls.includes('lost'), 'the loss');
+    await until(() => calls.includes('connected'), 'the reconnect');
+    expect(listener.pid).not.toBe(pid);
+    calls.length = 0;
+    await new EventStore(other).append('l-2', 0, [{ type: 'NoteAdded', data: {} }], metadata);
+    await until(() => calls.includes('appended'), 'a NOTIFY after the reconnect');
+  });
+
+  it('stops telling a subscriber that has gone', () => {
+    const quiet: string[] = [];
+    const { unsubscribe } = listener.subscribe({ appended: () => quiet.push('appended') });
+    unsubscribe();
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    expect(quiet).toEqual([]);
+  });
+});
