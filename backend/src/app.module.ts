@@ -13,6 +13,7 @@ import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { FilesModule } from './files/files.module.js';
+import { ClientConfigController } from './config/client-config.controller.js';
 import { HealthModule } from './health/health.module.js';
 import { LiveModule } from './live/live.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         MetricsModule,
         OpenApiModule,
       ],
+      controllers: [ClientConfigController],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },

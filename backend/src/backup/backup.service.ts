@@ -13,6 +13,9 @@ import {
   type UserEventData,
   type UserState,
   RESTORE_MARKER,
+  checkBackup,
+  type BackupCase,
+  type BackupUser,
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
@@ -30,12 +33,11 @@ import {
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
 import { UserViewProjection } from '../users/user-view.projection.js';
-import { checkBackup, type BackupCase, type BackupUser } from './backup-file.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
 const RESTORE_ATTEMPTS = 3;
-/** argon2 hashes at once: each takes ~19 MB and a libuv thread for tens of milliseconds. */
+/** argon2 hashes at once: each holds its memory cost and a libuv thread while it runs. */
 const HASHING_CONCURRENCY = 4;
 const RESTORE_CONFLICT = 'The data changed while it was being restored. Try the restore again.';
 

@@ -42,7 +42,7 @@ export class CaseListCache {
   private readonly epoch = randomBytes(6).toString('base64url');
   private generation = 0;
   private readonly bodies = new Map<string, CachedBody>();
-  private readonly unsubscribe: () => void;
+  private unsubscribe: (() => void) | undefined;
   private shapeTimer: NodeJS.Timeout | undefined;
   private shape: string | undefined;
   private readonly changed = () => {
@@ -52,16 +52,17 @@ export class CaseListCache {
   constructor(
     private readonly dataSource: DataSource,
     private readonly log: LogListener,
-  ) {
-    this.unsubscribe = log.subscribe({
+  ) {}
+
+  /** The current version of a scope's list; `load` reads it (as JSON text) when not cached. */
+  async version(scope: string, load: () => Promise<string>): Promise<ListVersion> {
+    // Subscribed at the first read, not at construction: an app whose start fails before it
+    // serves anything must leave no connection behind.
+    this.unsubscribe ??= this.log.subscribe({
       appended: this.changed,
       connected: this.connected,
       lost: this.changed,
     }).unsubscribe;
-  }
-
-  /** The current version of a scope's list; `load` reads it (as JSON text) when not cached. */
-  async version(scope: string, load: () => Promise<string>): Promise<ListVersion> {
     if (!this.log.listening) {
       await this.log.ready();
       // Still not listening: this read must not be reused.
@@ -75,7 +76,7 @@ export class CaseListCache {
   }
 
   close(): void {
-    this.unsubscribe();
+    this.unsubscribe?.();
     clearInterval(this.shapeTimer);
   }
 

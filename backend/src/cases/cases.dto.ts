@@ -9,7 +9,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { LIMITS, PRIORITIES } from '@alignerflow/domain';
+import { CASE_TEXTS, LIMITS, PRIORITIES } from '@alignerflow/domain';
 import { optional, quickBodyCheck, shortText, wholeNumber } from '../common/validation.js';
 
 /** A number or a numeric string; the domain decides what it means ("99.90", '' and 'abc' included). */
@@ -24,7 +24,7 @@ export class CreateCaseDto {
   @IsString() @MaxLength(LIMITS.name) patientName!: string;
   @IsString() @MaxLength(LIMITS.name) doctorName!: string;
   @IsString() @MaxLength(LIMITS.name) clinicName!: string;
-  @IsOptional() @IsIn(PRIORITIES, { message: 'Priority must be Normal or High.' }) priority?: string;
+  @IsOptional() @IsIn(PRIORITIES, { message: CASE_TEXTS.invalidPriority }) priority?: string;
   @IsOptional() @IsString() @MaxLength(30) deliveryDate?: string | null;
   @IsOptional() @IsString() @MaxLength(LIMITS.notes) treatmentPlanNotes?: string;
   @IsOptional() @IsArray() @IsObject({ each: true }) files?: Record<string, unknown>[];
@@ -34,13 +34,13 @@ export class CreateCaseDto {
 }
 
 export class ApproveCaseDto extends ConcurrencyDto {
-  @IsString({ message: 'Choose a doctor to approve this case.' })
+  @IsString({ message: CASE_TEXTS.chooseDoctor })
   @MaxLength(LIMITS.username)
   doctorUsername!: string;
 }
 
 export class RejectCaseDto extends ConcurrencyDto {
-  @IsString({ message: 'A reason is required to reject a case.' }) @MaxLength(LIMITS.reason) reason!: string;
+  @IsString({ message: CASE_TEXTS.reasonRequired }) @MaxLength(LIMITS.reason) reason!: string;
 }
 
 export class AdvanceStageDto extends ConcurrencyDto {
@@ -48,13 +48,13 @@ export class AdvanceStageDto extends ConcurrencyDto {
 }
 
 export class RequestChangesDto extends ConcurrencyDto {
-  @IsString({ message: 'A comment is required to request changes.' })
+  @IsString({ message: CASE_TEXTS.commentRequired })
   @MaxLength(LIMITS.reason)
   comment!: string;
 }
 
 export class AddNoteDto extends ConcurrencyDto {
-  @IsString({ message: 'Note cannot be empty.' }) @MaxLength(LIMITS.noteText) text!: string;
+  @IsString({ message: CASE_TEXTS.noteEmpty }) @MaxLength(LIMITS.noteText) text!: string;
 }
 
 export class PricingDto extends ConcurrencyDto {
@@ -69,13 +69,13 @@ export class SimulationLinksDto extends ConcurrencyDto {
 }
 
 export class AssigneeDto extends ConcurrencyDto {
-  @IsString({ message: 'Choose who the stage is assigned to.' })
+  @IsString({ message: CASE_TEXTS.assigneeRequired })
   @MaxLength(LIMITS.username)
   assignee!: string;
 }
 
 export class ScanDto {
-  @IsString({ message: 'Invalid QR Code' }) @MaxLength(1000) payload!: string;
+  @IsString({ message: CASE_TEXTS.invalidQr }) @MaxLength(1000) payload!: string;
 }
 
 // The bodies commands usually get, vouched for without class-validator (see quickBodyCheck).

@@ -8,24 +8,15 @@ import {
   type Actor,
   type Case,
   type CaseStatus,
+  type CaseHistoryEntry,
   type CaseSummary,
+  SYSTEM_ACTOR,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { CaseListCache, type ListVersion } from './case-list-cache.js';
 import { CASE_SUMMARY_SQL, WHOLE_CASE_SQL } from './projections/case-view.projection.js';
-
-const SYSTEM_ACTOR = { username: 'system', role: 'System' };
-
-export interface CaseHistoryEntry {
-  position: string;
-  version: number;
-  type: string;
-  data: unknown;
-  actor: { username: string; role: string };
-  at: string;
-}
 
 /** Every case read comes from the case_view projection; the history from the case's stream. */
 @Injectable()
@@ -101,8 +92,7 @@ export class CasesQueries implements OnModuleDestroy {
       version: event.version,
       type: event.type,
       data: event.data,
-      // Seeded and imported history was written by the system itself, not by a user.
-      actor: event.metadata.actor ?? SYSTEM_ACTOR,
+      actor: (event.metadata.actor as Actor | null) ?? SYSTEM_ACTOR,
       at: event.recordedAt,
     }));
   }

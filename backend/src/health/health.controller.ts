@@ -1,8 +1,7 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/current-actor.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { RedisConnection } from '../redis/redis.module.js';
 import { ProcessLifecycle } from './process-lifecycle.js';
 import { ReadinessService } from './readiness.service.js';
@@ -12,7 +11,6 @@ export class HealthController {
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: RedisConnection,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly readiness: ReadinessService,
     private readonly lifecycle: ProcessLifecycle,
   ) {}
@@ -50,12 +48,5 @@ export class HealthController {
     const readiness = await this.readiness.check();
     if (readiness.status !== 'ready') response.status(503);
     return readiness;
-  }
-
-  /** What the SPA needs before sign-in. */
-  @Public()
-  @Get('config')
-  clientConfig() {
-    return { productName: 'AlignerFlow', basePath: this.config.basePath, demo: this.config.demoData };
   }
 }

@@ -300,7 +300,7 @@ export class ProjectionRebuilder {
   private async write(run: Run, pending: PendingRows, checkpoint: Checkpoint): Promise<void> {
     const started = Date.now();
     await withTransaction(this.dataSource, async (runner) => {
-      // lz4 compresses the large case documents several times faster than the default pglz.
+      // lz4 compresses the large case documents faster than the default pglz (docs/performance.md).
       if (run.lz4) await runner.query("SET LOCAL default_toast_compression = 'lz4'");
       await run.replay.write(runner, pending);
       await this.store.saveCheckpoint(REBUILD_CHECKPOINT, checkpoint, runner);

@@ -14,10 +14,10 @@ export interface OfflineCopy {
 }
 
 /**
- * The copy lives in IndexedDB. localStorage needed one JSON string of it all (about 230 ms of main
- * thread at 5,000 cases), and its ~5 MB quota refused that string, so the copy was lost.
- * IndexedDB stores by structured clone, which is synchronous too (about 60 ms at 5,000 cases), so
- * the cases go in records of CASES_PER_RECORD, each written from the previous one's success
+ * The copy lives in IndexedDB. localStorage needed one JSON string of it all, blocking the main
+ * thread, and its quota refused that string for a large lab, so the copy was lost. IndexedDB
+ * stores by structured clone, which is synchronous too (docs/performance.md, "Figures behind
+ * comments"), so the cases go in records of CASES_PER_RECORD, each written from the previous one's success
  * event: one task per record, with room for input and rendering in between, and still one
  * transaction, so a copy is replaced whole or not at all.
  */

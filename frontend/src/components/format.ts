@@ -1,9 +1,9 @@
 import { parseDueDay } from '@alignerflow/domain';
 
 /**
- * One formatter for every date shown: `toLocaleDateString` builds a new one per call, which cost
- * about a millisecond each in Chromium (a list of rows spent most of its render there). Made at
- * start, while the app waits for its data.
+ * One formatter for every date shown: `toLocaleDateString` builds a new one per call, and a list
+ * of rows spent most of its render there (docs/performance.md, "Figures behind comments"). Made
+ * at start, while the app waits for its data.
  */
 const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 

@@ -7,6 +7,8 @@ export * from './case/decide.js';
 export * from './case/texts.js';
 export * from './case/notes-bound.js';
 export * from './case/at-risk.js';
+export * from './case/history.js';
+export * from './backup/backup-file.js';
 export * from './permissions/roles.js';
 export * from './permissions/permissions.js';
 export * from './staging/staging.js';

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import { casesAtRisk, isOverdue, localDay, RISK_SCAN_ACTOR, type Case } from '@alignerflow/domain';
+import { casesAtRisk, isOverdue, localDay, SYSTEM_ACTOR, type Case } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CaseCommandService } from '../../cases/case-command.service.js';
@@ -98,7 +98,7 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
     const alerted: string[] = [];
     for (const item of atRisk) {
       try {
-        await this.commands.execute(item.id, { type: 'FlagAtRisk', atRiskDays: days }, RISK_SCAN_ACTOR, {
+        await this.commands.execute(item.id, { type: 'FlagAtRisk', atRiskDays: days }, SYSTEM_ACTOR, {
           correlationId: `risk-scan-${randomUUID()}`,
           at: now.toISOString(),
         });

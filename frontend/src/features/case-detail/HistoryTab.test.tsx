@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { manager, representative } from '../../test/fixtures';
-import type { HistoryEntry } from './caseDetailApi';
+import type { CaseHistoryEntry, Role } from '@alignerflow/domain';
 import { historyLines } from './historyText';
 import { caseAt, renderDetail } from './testSupport';
 
@@ -10,8 +10,8 @@ const entry = (
   type: string,
   data: Record<string, unknown>,
   username = 'admin',
-  role = 'Manager',
-): HistoryEntry => {
+  role: Role = 'Manager',
+): CaseHistoryEntry => {
   position += 1;
   return {
     position: String(position),
@@ -23,7 +23,7 @@ const entry = (
   };
 };
 
-function trail(): HistoryEntry[] {
+function trail(): CaseHistoryEntry[] {
   position = 0;
   return [
     entry(

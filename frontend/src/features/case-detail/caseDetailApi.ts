@@ -1,15 +1,5 @@
-import type { Case, CaseStatus, Priority } from '@alignerflow/domain';
+import type { Case, CaseHistoryEntry, CaseStatus, Priority } from '@alignerflow/domain';
 import { request } from '../../api/client';
-
-/** One entry of `GET /cases/{id}/history`: the case's audit trail, oldest first. */
-export interface HistoryEntry {
-  position: string;
-  version: number;
-  type: string;
-  data: Record<string, unknown> | null;
-  actor: { username: string; role: string } | null;
-  at: string;
-}
 
 export interface CaseEdit {
   patientName: string;
@@ -39,7 +29,7 @@ const path = (id: string, rest = '') => `/cases/${enc(id)}${rest}`;
  */
 export const caseDetailApi = {
   get: (id: string) => request<Case>('GET', path(id)),
-  history: (id: string) => request<HistoryEntry[]>('GET', path(id, '/history')),
+  history: (id: string) => request<CaseHistoryEntry[]>('GET', path(id, '/history')),
 
   approve: (item: Case, doctorUsername: string) =>
     request<Case>('POST', path(item.id, '/approve'), {

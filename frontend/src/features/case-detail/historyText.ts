@@ -1,6 +1,6 @@
 import { evolve, formatPrice, type Case, type CaseEvent } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
-import type { HistoryEntry } from './caseDetailApi';
+import type { CaseHistoryEntry } from '@alignerflow/domain';
 import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
 
 export interface HistoryDetail {
@@ -46,8 +46,11 @@ function changes(fields: Data, before: Case | null): HistoryDetail[] {
     }));
 }
 
-function describe(entry: HistoryEntry, before: Case | null): { sentence: string; details: HistoryDetail[] } {
-  const who = entry.actor?.username ?? CASE_DETAIL_TEXTS.system;
+function describe(
+  entry: CaseHistoryEntry,
+  before: Case | null,
+): { sentence: string; details: HistoryDetail[] } {
+  const who = entry.actor.username;
   const data: Data = entry.data ?? {};
   switch (entry.type) {
     case 'CaseCreated': {
@@ -125,7 +128,7 @@ function describe(entry: HistoryEntry, before: Case | null): { sentence: string;
  * The audit trail as sentences, oldest first. The case is folded event by event with the
  * domain's `evolve`, so an edit can say what a field was before it changed.
  */
-export function historyLines(entries: HistoryEntry[]): HistoryLine[] {
+export function historyLines(entries: CaseHistoryEntry[]): HistoryLine[] {
   let state: Case | null = null;
   return entries.map((entry) => {
     const { sentence, details } = describe(entry, state);
@@ -133,7 +136,7 @@ export function historyLines(entries: HistoryEntry[]): HistoryLine[] {
       const event = {
         type: entry.type,
         data: entry.data ?? {},
-        actor: entry.actor ?? { username: CASE_DETAIL_TEXTS.system, role: 'Manager' },
+        actor: entry.actor,
         at: entry.at,
       } as unknown as CaseEvent;
       state = evolve(state, event);
@@ -143,7 +146,7 @@ export function historyLines(entries: HistoryEntry[]): HistoryLine[] {
     return {
       key: `${entry.position}-${entry.version}`,
       sentence,
-      who: entry.actor ? H.by(entry.actor.username, entry.actor.role) : CASE_DETAIL_TEXTS.system,
+      who: H.by(entry.actor.username, entry.actor.role),
       at: entry.at,
       details,
     };

@@ -163,7 +163,6 @@ export const CASE_DETAIL_TEXTS = {
   newestFirst: 'Newest first',
   oldestFirst: 'Oldest first',
   historyOrder: 'Order',
-  system: 'system',
   // The seal check of the history (tamper evidence), for a Manager
   sealChecking: 'Checking the seals...',
   sealVerified: 'Verified',

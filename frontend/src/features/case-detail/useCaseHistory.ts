@@ -1,8 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
-import { caseDetailApi, type HistoryEntry } from './caseDetailApi';
+import type { CaseHistoryEntry } from '@alignerflow/domain';
+import { caseDetailApi } from './caseDetailApi';
 
 export type HistoryState =
-  { status: 'loading' } | { status: 'ready'; entries: HistoryEntry[] } | { status: 'failed'; reason: string };
+  | { status: 'loading' }
+  | { status: 'ready'; entries: CaseHistoryEntry[] }
+  | { status: 'failed'; reason: string };
 
 /** `GET /cases/{id}/history`, read again whenever the case's version moves on. */
 export function useCaseHistory(caseId: string, version: number) {

@@ -1,6 +1,6 @@
-import { sameUsername, type User } from '@alignerflow/domain';
+import { alertSoundsFor, type AlertKind, type User } from '@alignerflow/domain';
 
-export type AlertKind = 'manager_alert' | 'doctor_alert';
+export type { AlertKind };
 
 export interface AlertMessage {
   title?: string;
@@ -13,19 +13,9 @@ export interface AlertMessage {
 export const VIBRATION_PATTERN = [300, 60, 300, 60, 700];
 export const ALERT_TONE = { frequency: 880, seconds: 1, peakGain: 0.2 } as const;
 
-/**
- * Spec section 6, alert sounds: the manager alert is for a Manager, the doctor alert for a Doctor
- * (and, when it names a doctor, only that doctor); never when the user turned the sound off.
- */
+/** The domain's sound rule (alertSoundsFor), never when the user turned the sound off. */
 export function shouldAlert(kind: AlertKind, user: User, message: AlertMessage): boolean {
-  return user.activationSoundEnabled !== false && isAlertFor(kind, user, message);
-}
-
-/** Whom an alert addresses: managers, or the (named) doctor. */
-export function isAlertFor(kind: AlertKind, user: User, message: AlertMessage): boolean {
-  if (kind === 'manager_alert') return user.role === 'Manager';
-  if (user.role !== 'Doctor') return false;
-  return !message.doctor || sameUsername(message.doctor, user.username);
+  return user.activationSoundEnabled !== false && alertSoundsFor(kind, user, message.doctor);
 }
 
 let audio: AudioContext | null = null;

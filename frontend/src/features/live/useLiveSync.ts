@@ -4,7 +4,7 @@ import { API_BASE, ApiError } from '../../api/client';
 import { cache } from '../../api/cache';
 import { loadAll, loadCases, loadDashboard, loadUsers } from '../../api/queries';
 import { toast } from '../../components/toastStore';
-import { foregroundAlert, isAlertFor, type AlertKind, type AlertMessage } from './alerts';
+import { foregroundAlert, type AlertKind, type AlertMessage } from './alerts';
 import { PWA_TEXTS } from '../pwa/texts';
 import { POLL_MS, STREAM_RETRY_MS } from './texts';
 
@@ -136,7 +136,8 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
       });
       const onAlert = (kind: AlertKind) => (event: MessageEvent) => {
         const message = parse<AlertMessage>(event) ?? {};
-        if (!isAlertFor(kind, userRef.current, message)) return;
+        // The server sends an alert only to its audience (the domain's isInAudience); whether it
+        // also sounds is the domain's alertSoundsFor.
         foregroundAlert(kind, userRef.current, message);
         toast(
           message.title || PWA_TEXTS.notificationTitle,

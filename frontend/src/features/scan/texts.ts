@@ -1,4 +1,4 @@
-import { STAGING_TEXTS } from '@alignerflow/domain';
+import { CASE_TEXTS, STAGING_TEXTS } from '@alignerflow/domain';
 
 /** Texts of the QR scanner (spec sections 2 and 8). */
 export const SCAN_TEXTS = {
@@ -27,7 +27,7 @@ export const SCAN_TEXTS = {
       ? `${STAGING_TEXTS.stageStarted(stage)} ${STAGING_TEXTS.previousCompleted(stage - 1)}`
       : STAGING_TEXTS.stageStarted(stage),
   scanInvalid: 'Scan Invalid',
-  invalidQr: 'Invalid QR Code',
+  invalidQr: CASE_TEXTS.invalidQr,
   caseFound: 'Case Found',
   caseFoundText: (caseId: string, patient: string) => `${caseId} — ${patient}`,
 

@@ -87,7 +87,7 @@ describe('BackupRestore', () => {
   it("restores a valid backup: 'Restore Complete'", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.spyOn(window, 'confirm').mockReturnValue(true);
-    const backup = { users: [{ username: 'admin', role: 'Manager' }], cases: [] };
+    const backup = { users: [{ username: 'admin', role: 'Manager', password: 'secret-pass' }], cases: [] };
     const server = setup({
       'POST /restore': { body: { users: 1, cases: 0 } },
       'GET /cases': { body: [] },
@@ -99,6 +99,16 @@ describe('BackupRestore', () => {
     expect(await screen.findByText('Restore Complete')).toBeTruthy();
     expect(screen.getByText('System data has been restored from backup.')).toBeTruthy();
     expect(server.calls('POST', '/restore')[0].body).toEqual(backup);
+  });
+
+  it("names an invalid entry before anything is sent, by the server's own check", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const server = setup();
+    chooseFile(JSON.stringify({ users: [{ username: 'lab', role: 'Wizard', password: 'x' }], cases: [] }));
+    fireEvent.click(importButton());
+    expect(await screen.findByText(/role "Wizard" is unknown/)).toBeTruthy();
+    expect(server.calls('POST', '/restore')).toHaveLength(0);
   });
 
   it('does nothing when the restore is not confirmed', () => {

@@ -38,14 +38,14 @@ export function BackupRestore({ role }: { role: Role }) {
         setError(SETTINGS_TEXTS.unreadableFile);
         return;
       }
-      const backup = parseBackup(text);
-      if (!backup) {
-        console.error('Invalid backup file format');
-        setError(SETTINGS_TEXTS.invalidBackup);
+      const parsed = parseBackup(text);
+      if ('error' in parsed) {
+        console.error('Invalid backup file', parsed.error);
+        setError(parsed.error);
         return;
       }
       try {
-        await api.restore(backup);
+        await api.restore(parsed.backup);
       } catch (failure) {
         console.error('Restore failed', failure);
         setError(

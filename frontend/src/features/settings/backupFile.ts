@@ -1,3 +1,4 @@
+import { checkBackup, INVALID_BACKUP } from '@alignerflow/domain';
 import type { Backup } from '../../api/client';
 import { isoDay } from '../../components/format';
 
@@ -19,14 +20,17 @@ export function saveJsonFile(data: unknown, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** A backup is JSON with both a users array and a cases array. */
-export function parseBackup(text: string): Backup | null {
+/**
+ * The file as it will be restored, checked in the browser by the server's own rule (the domain's
+ * checkBackup), so a bad file is named before it is sent: the backup, or the error to show.
+ */
+export function parseBackup(text: string): { backup: Backup } | { error: string } {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (!parsed || typeof parsed !== 'object') return null;
-    const { users, cases } = parsed as { users?: unknown; cases?: unknown };
-    return Array.isArray(users) && Array.isArray(cases) ? (parsed as Backup) : null;
+    parsed = JSON.parse(text);
   } catch {
-    return null;
+    return { error: INVALID_BACKUP };
   }
+  const checked = checkBackup(parsed, new Date().toISOString());
+  return 'error' in checked ? { error: checked.error } : { backup: parsed as Backup };
 }

@@ -68,7 +68,6 @@ export const SETTINGS_TEXTS = {
   backupFile: 'Backup file (.json)',
   importBackup: 'Import Backup (.json)',
   confirmRestore: 'Are you sure you want to restore from this backup? All current data will be overwritten.',
-  invalidBackup: 'Invalid backup file format.',
   unreadableFile: 'File could not be read.',
   restoreFailed: 'Failed to restore backup. Please try again.',
   restoreComplete: 'Restore Complete',

@@ -2,7 +2,7 @@ import type { Case } from './case.js';
 import { decide, localDay } from './decide.js';
 import type { CaseEvent, CaseEventData } from './events.js';
 import { evolve, foldCase } from './evolve.js';
-import { RISK_SCAN_ACTOR } from './at-risk.js';
+import { SYSTEM_ACTOR } from './history.js';
 import { CASE_TEXTS } from './texts.js';
 import { alertsFor, RISK_ALERT_TEXTS } from '../notifications/policy.js';
 import type { Actor } from '../permissions/roles.js';
@@ -42,12 +42,12 @@ function caseDue(deliveryDate: string | null, extra: CaseEventData[] = []): Case
 
 const at = (day: number, hour = 12) => new Date(2025, 2, day, hour).toISOString();
 const flag = (state: Case, now: string, atRiskDays?: number) =>
-  decide(state, { type: 'FlagAtRisk', atRiskDays }, RISK_SCAN_ACTOR, now);
+  decide(state, { type: 'FlagAtRisk', atRiskDays }, SYSTEM_ACTOR, now);
 const apply = (state: Case, now: string): Case => {
   const decision = flag(state, now);
   if (!decision.ok) throw new Error(decision.rejection.message);
   return decision.events.reduce(
-    (current, event) => evolve(current, { ...event, actor: RISK_SCAN_ACTOR, at: now } as CaseEvent),
+    (current, event) => evolve(current, { ...event, actor: SYSTEM_ACTOR, at: now } as CaseEvent),
     state,
   );
 };
@@ -114,7 +114,7 @@ describe('CaseAtRisk: the at-risk alert as an event of the case', () => {
     const event = (kind: 'at_risk' | 'overdue'): CaseEvent => ({
       type: 'CaseAtRisk',
       data: { kind, day: '2025-03-21', deliveryDate: '2025-03-20' },
-      actor: RISK_SCAN_ACTOR,
+      actor: SYSTEM_ACTOR,
       at: at(21),
     });
     expect(alertsFor(event('at_risk'), state)).toEqual([

@@ -1,8 +1,4 @@
-import type { Actor } from '../permissions/roles.js';
 import { STATUS_LABELS, isActiveStatus, statusIndex, type CaseStatus } from './status.js';
-
-/** Who raises the at-risk alerts in the case's history: the lab's own scan, not a person. */
-export const RISK_SCAN_ACTOR: Actor = { username: 'system', role: 'Manager' };
 
 /** A case is at risk when its due date is this many days away or fewer (api.md, Reach and insight). */
 export const AT_RISK_DAYS = 2;

@@ -290,7 +290,7 @@ export function checkNewCase(
   const clinicName = text('Clinic name', input.clinicName, { required: true });
   const treatmentPlanNotes = text('Treatment plan notes', input.treatmentPlanNotes, { max: LIMITS.notes });
   const priority = checkPriority(input.priority ?? 'Normal');
-  if (!priority) errors.push('Priority must be Normal or High.');
+  if (!priority) errors.push(CASE_TEXTS.invalidPriority);
   const deliveryDate = checkDeliveryDate(input.deliveryDate);
   if (deliveryDate === undefined) errors.push('Due date must be a date (YYYY-MM-DD).');
   const files = checkFiles(input.files);
@@ -488,7 +488,7 @@ function checkEditField(field: EditableCaseField, value: unknown): { value: unkn
       return checkText('Treatment plan notes', value, { max: LIMITS.notes });
     case 'priority': {
       const priority = checkPriority(value);
-      return priority ? { value: priority } : { error: 'Priority must be Normal or High.' };
+      return priority ? { value: priority } : { error: CASE_TEXTS.invalidPriority };
     }
     case 'deliveryDate': {
       const date = checkDeliveryDate(value);

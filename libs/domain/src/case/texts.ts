@@ -10,6 +10,7 @@ export const CASE_TEXTS = {
   concurrentChange: 'The case was changed by someone else. Reload and try again.',
   notFound: 'Case not found.',
   invalidQr: 'Invalid QR Code',
+  invalidPriority: 'Priority must be Normal or High.',
   stageAlreadyStarted: (stage: number) => `Stage ${stage} is already started or completed.`,
   createdNote: (role: string) => `Case created by ${role} and submitted for approval.`,
   approvedNote: (manager: string, doctor: string) =>

@@ -154,3 +154,21 @@ export function isInAudience(audience: Audience, user: { username: string; role:
     ? audience.roles.includes(user.role)
     : audience.username.toLowerCase() === user.username.toLowerCase();
 }
+
+export type AlertKind = Alert['kind'];
+
+/**
+ * Whether an alert received on the live stream sounds for this user (spec section 6): a
+ * manager_alert for a Manager, a doctor_alert for a Doctor (the named one, when it names one).
+ * Receiving is wider than sounding: the audience decides who receives an alert (isInAudience),
+ * so a Designer receives "Changes requested" silently.
+ */
+export function alertSoundsFor(
+  kind: AlertKind,
+  user: { username: string; role: Role },
+  doctor?: string,
+): boolean {
+  if (kind === 'manager_alert') return user.role === 'Manager';
+  if (user.role !== 'Doctor') return false;
+  return !doctor || user.username.toLowerCase() === doctor.toLowerCase();
+}

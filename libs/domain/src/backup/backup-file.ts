@@ -1,42 +1,34 @@
+import { checkPricing } from '../case/decide.js';
 import {
-  CASE_STATUSES,
   CASE_TYPE,
-  checkEmail,
-  checkLink,
-  checkPricing,
-  checkText,
   DEFAULT_ASSIGNEE,
   DEFAULT_STAGE_WEAR_DAYS,
   FILE_TYPES,
-  isAdminUsername,
-  isCaseId,
-  isFileUrl,
-  isIsoDate,
-  LIMITS,
-  notesTextLength,
-  parseDecimal,
-  parseInteger,
-  parseRole,
-  parseStatus,
-  PLACEHOLDER_FILE_URL,
   PRIORITIES,
-  STATUS_LABELS,
-  statusIndex,
   UNASSIGNED,
-  USER_TEXTS,
-  type Actor,
   type Case,
   type CaseFee,
   type CaseFile,
-  type CaseStatus,
   type Note,
-  type Role,
   type StageStatus,
   type StagingEntry,
   type WorkflowStep,
-  type NotifyChannels,
-  checkNotify,
-} from '@alignerflow/domain';
+} from '../case/case.js';
+import { isCaseId } from '../case/case-id.js';
+import { notesTextLength } from '../case/notes-bound.js';
+import { CASE_STATUSES, parseStatus, STATUS_LABELS, statusIndex, type CaseStatus } from '../case/status.js';
+import { isAdminUsername, parseRole, type Actor, type Role } from '../permissions/roles.js';
+import { checkEmail, checkNotify, USER_TEXTS, type NotifyChannels } from '../users/users.js';
+import {
+  checkLink,
+  checkText,
+  isFileUrl,
+  isIsoDate,
+  LIMITS,
+  parseDecimal,
+  parseInteger,
+  PLACEHOLDER_FILE_URL,
+} from '../validation/validation.js';
 
 export const INVALID_BACKUP = 'Invalid backup file format.';
 
