@@ -21,6 +21,7 @@ import { AtRiskModule } from './notifications/at-risk/at-risk.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { ReportsModule } from './reports/reports.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
@@ -55,6 +56,7 @@ export class AppModule {
         AiModule,
         BackupModule,
         AuditModule,
+        ReportsModule,
         MetricsModule,
         OpenApiModule,
       ],

@@ -1,5 +1,6 @@
 /**
- * `npm run replay`: rebuilds every read model (case_view, user_view, case_ids) from the event log
+ * `npm run replay`: rebuilds every read model (case_view, case_notes, user_view, case_ids, and the
+ * reports' report_cases and report_stage_intervals) from the event log
  * into fresh tables and swaps them in, while an API on the same database keeps serving. Uses the
  * database the app uses (DATABASE_URL, or the embedded PostgreSQL in DATA_DIR). A run that is
  * stopped or crashes resumes where it stopped when started again.

@@ -383,14 +383,21 @@ describe('Settings: User Management', () => {
 });
 
 describe('layout and shell', () => {
-  it('at 375 px: bottom navigation Home / New / Scan / Logout, case cards, and the menu with Role:', async () => {
+  it('at 375 px: bottom navigation Home / New / Scan / Reports / Logout, case cards, and the menu with Role:', async () => {
     const [{ page }, tech] = await Promise.all([
       sessions.signedIn('admin', MOBILE),
       sessions.signedIn('tech', MOBILE),
     ]);
     const bottom = page.getByRole('navigation', { name: 'Mobile navigation' });
     await bottom.waitFor();
-    expect(await bottom.getByRole('button').allTextContents()).toEqual(['Home', 'New', 'Scan', 'Logout']);
+    // A Manager's also leads to the Reports.
+    expect(await bottom.getByRole('button').allTextContents()).toEqual([
+      'Home',
+      'New',
+      'Scan',
+      'Reports',
+      'Logout',
+    ]);
     expect(await caseTable(page).isVisible()).toBe(false);
     await page.locator('.case-card', { hasText: 'Emma Thompson' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).isVisible()).toBe(false);

@@ -33,6 +33,7 @@ import {
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
 import { UserViewProjection } from '../users/user-view.projection.js';
+import { applyReportRows } from '../reports/report-rows.projection.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
@@ -282,7 +283,9 @@ export class BackupService {
         metadata,
         runner,
       );
-      await this.caseProjection.apply(evolve(state, toCaseEvent(deleted)), deleted.position, runner, state);
+      const next = evolve(state, toCaseEvent(deleted));
+      await this.caseProjection.apply(next, deleted.position, runner, state);
+      await applyReportRows(runner, next, undefined, [], deleted.position);
     }
   }
 

@@ -6,6 +6,8 @@ import {
   caseStreamId,
   decide,
   evolve,
+  leftStatus,
+  originFrom,
   type Actor,
   type Case,
   type CaseCommand,
@@ -24,6 +26,7 @@ import {
 import { APPEND_FLUSHED, GroupCommit } from '../event-store/group-commit.js';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { CaseViewProjection } from './projections/case-view.projection.js';
+import { reportUpsertSql, type IntervalRow } from '../reports/report-rows.projection.js';
 
 export interface CommandOptions {
   /** The stream version the user saw; a mismatch is a 409 instead of a re-decision. */
@@ -113,24 +116,27 @@ export class CaseCommandService {
         if (!events.length && memory) continue;
         if (!events.length) return this.projection.withNotes(state!);
         // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
-        const next = events.reduce<Case | null>(
-          (current, { type, data }) =>
-            evolve(current, {
-              type,
-              data: JSON.parse(JSON.stringify(data ?? null)),
-              actor,
-              at: now,
-            } as CaseEvent),
-          state,
-        )!;
+        // The reports' stage rows come from each status an event leaves, as the rebuild finds them.
+        const intervals: IntervalRow[] = [];
+        let origin = undefined as ReturnType<typeof originFrom>;
+        const next = events.reduce<Case | null>((current, { type, data }) => {
+          const event = { type, data: JSON.parse(JSON.stringify(data ?? null)), actor, at: now } as CaseEvent;
+          const evolved = evolve(current, event);
+          const left = leftStatus(current, event, evolved);
+          if (left) intervals.push({ ...left, caseId: evolved.id, version: evolved.version });
+          origin = originFrom(event) ?? origin;
+          return evolved;
+        }, state)!;
         const append: StreamAppend = {
           streamId: caseStreamId(caseId),
           expectedVersion: state?.version ?? 0,
           events,
           metadata: { actor, correlationId: options.correlationId },
           recordedAt: now,
-          alongside: ({ param, lastPosition, appended }) =>
-            this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
+          alongside: ({ param, lastPosition, appended }) => [
+            ...this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
+            ...reportUpsertSql(next, origin, intervals, { param, lastPosition, when: appended }),
+          ],
         };
         await (options.beforeAppend
           ? this.appendWithSideWrites(append, options.beforeAppend)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { caseStreamId, type Actor, type Case } from '@alignerflow/domain';
+import { caseStreamId, originFrom, type Actor, type Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
 import {
@@ -9,6 +9,7 @@ import {
   noteRows,
   writeReadModelRows,
 } from '../projections/read-model-replay.js';
+import { reportCaseRow } from '../reports/report-rows.projection.js';
 
 /** What an import did, for the restore's log line and the bulk-import benchmark. */
 export interface CaseImportReport {
@@ -83,6 +84,19 @@ export class CaseImportService {
       notesReplaced: cases.map((imported) => imported.id),
       users: [],
       caseIds: cases.flatMap((imported) => caseIdRows(imported.id)),
+      // A restored case counts in the reports with what it carries, and no stage rows.
+      reports: {
+        cases: entries.map((entry) =>
+          reportCaseRow(
+            entry.state as Case,
+            originFrom({ type: 'CaseImported', data: { case: entry.state } }) ?? null,
+            null,
+            entry.position,
+          ),
+        ),
+        intervals: [],
+        intervalsReplaced: cases.map((imported) => imported.id),
+      },
     });
     return { events, appendMs, totalMs: performance.now() - started };
   }

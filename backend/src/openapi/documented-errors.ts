@@ -46,6 +46,10 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
   'post /restore': [{ status: 403, description: 'Managers only.' }],
   'get /events/export': [{ status: 403, description: 'Managers only.' }],
   'get /audit/verify': [{ status: 403, description: 'Managers only.' }],
+  'get /reports/*': [
+    { status: 400, description: 'from and to must be dates as YYYY-MM-DD, from on or before to.' },
+    { status: 403, description: 'Reports are for managers.' },
+  ],
   'post /admin/*': [{ status: 403, description: 'Managers only.' }],
   'post /push/test': [{ status: 403, description: 'Managers only.' }],
   'post /push/send/{username}': [{ status: 403, description: 'Managers only.' }],

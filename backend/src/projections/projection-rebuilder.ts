@@ -8,13 +8,22 @@ import {
 import { ReadModelReplay, type PendingRows, type ReadModelTables } from './read-model-replay.js';
 
 /** Every table projected from the events; a rebuild replaces all of them at once. */
-export const READ_MODEL_TABLES = ['case_view', 'case_notes', 'user_view', 'case_ids'] as const;
+export const READ_MODEL_TABLES = [
+  'case_view',
+  'case_notes',
+  'user_view',
+  'case_ids',
+  'report_cases',
+  'report_stage_intervals',
+] as const;
 export const REBUILD_CHECKPOINT = 'rebuild';
 const SHADOW: ReadModelTables = {
   caseView: 'case_view_rebuild',
   caseNotes: 'case_notes_rebuild',
   userView: 'user_view_rebuild',
   caseIds: 'case_ids_rebuild',
+  reportCases: 'report_cases_rebuild',
+  reportStages: 'report_stage_intervals_rebuild',
 };
 const shadowOf = (table: string) => `${table}_rebuild`;
 

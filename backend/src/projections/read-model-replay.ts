@@ -2,8 +2,11 @@ import {
   CASE_EVENT_TYPES,
   evolveInPlace,
   evolveUser,
+  leftStatus,
   notesSize,
   notifyOf,
+  originFrom,
+  type CaseOrigin,
   type Case,
   type UserEventData,
   type UserState,
@@ -16,9 +19,19 @@ import {
   type CaseViewRow,
 } from '../cases/projections/case-view.projection.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
+import {
+  addStageMs,
+  intervalRow,
+  LIVE_REPORT_TABLES,
+  reportCaseRow,
+  type StageMs,
+  writeReportRows,
+  type PendingReportRows,
+  type ReportTables,
+} from '../reports/report-rows.projection.js';
 
 /** Where rows go: the live read models, or their shadows during a rebuild. */
-export interface ReadModelTables {
+export interface ReadModelTables extends ReportTables {
   caseView: string;
   caseNotes: string;
   userView: string;
@@ -30,6 +43,7 @@ export const LIVE_TABLES: ReadModelTables = {
   caseNotes: 'case_notes',
   userView: 'user_view',
   caseIds: 'case_ids',
+  ...LIVE_REPORT_TABLES,
 };
 
 export interface Entry<S> {
@@ -74,6 +88,11 @@ export class ReadModelReplay {
   private readonly dirtyCases = new Set<string>();
   private readonly dirtyUsers = new Set<string>();
   private readonly newCaseIds = new Set<string>();
+  /** The reports' origin of each case in `cases` (reportCaseRow), and their pending stage rows. */
+  private readonly origins = new Map<string, CaseOrigin | null>();
+  private readonly stageMs = new Map<string, StageMs>();
+  private intervals: unknown[][] = [];
+  private readonly intervalsReplaced = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -87,7 +106,7 @@ export class ReadModelReplay {
   }
 
   get pendingRows(): number {
-    return this.dirtyCases.size + this.dirtyUsers.size + this.newCaseIds.size;
+    return this.dirtyCases.size + this.dirtyUsers.size + this.newCaseIds.size + this.intervals.length;
   }
 
   /**
@@ -95,7 +114,12 @@ export class ReadModelReplay {
    * Only while no write is under way: a state taken for writing must stay until it is in the table.
    */
   dropCache(): void {
-    for (const key of this.cases.keys()) if (!this.dirtyCases.has(key)) this.cases.delete(key);
+    for (const key of this.cases.keys())
+      if (!this.dirtyCases.has(key)) {
+        this.cases.delete(key);
+        this.origins.delete(key);
+        this.stageMs.delete(key);
+      }
     for (const key of this.users.keys()) if (!this.dirtyUsers.has(key)) this.users.delete(key);
     this.authoritative = false;
   }
@@ -155,7 +179,23 @@ export class ReadModelReplay {
     if (stream.kind === 'case') {
       if (!CASE_TYPES.has(event.type)) throw unknownEvent(event);
       const entry = this.cases.get(stream.key);
-      const state = evolveInPlace(entry?.state ?? null, toCaseEvent(event));
+      const caseEvent = toCaseEvent(event);
+      // Read before evolveInPlace changes the state: the status this event may leave.
+      const before = entry && { status: entry.state.status, statusEnteredAt: entry.state.statusEnteredAt };
+      const state = evolveInPlace(entry?.state ?? null, caseEvent);
+      const left = leftStatus(before ?? null, caseEvent, state);
+      if (left) {
+        this.intervals.push(intervalRow({ ...left, caseId: state.id, version: state.version }));
+        this.stageMs.set(stream.key, addStageMs(this.stageMs.get(stream.key) ?? null, [left]));
+      }
+      const origin = originFrom(event);
+      if (origin !== undefined) this.origins.set(stream.key, origin);
+      if (event.type === 'CaseImported') {
+        // A restored case counts with what it carries: its earlier stage rows go.
+        this.intervals = this.intervals.filter((row) => row[0] !== state.id);
+        this.intervalsReplaced.add(state.id);
+        this.stageMs.set(stream.key, null);
+      }
       if (entry) {
         entry.state = state;
         entry.position = event.position;
@@ -199,6 +239,25 @@ export class ReadModelReplay {
         const state = CaseViewProjection.toCase(row);
         this.cases.set(row.id, { state, position: row.last_position, notesWritten: row.note_count });
       }
+      const origins: OriginRow[] = await db.query(
+        `SELECT id, origin_case_id, origin_kind, origin_reason_code, stage_ms::float8[] AS stage_ms
+           FROM ${this.tables.reportCases}
+          WHERE id = ANY($1::text[])`,
+        [[...caseKeys]],
+      );
+      for (const row of origins) {
+        this.origins.set(
+          row.id,
+          row.origin_case_id && row.origin_kind
+            ? {
+                caseId: row.origin_case_id,
+                kind: row.origin_kind as CaseOrigin['kind'],
+                reasonCode: row.origin_reason_code,
+              }
+            : null,
+        );
+        this.stageMs.set(row.id, row.stage_ms);
+      }
     }
     if (userKeys.size) {
       const rows: UserRow[] = await db.query(
@@ -235,7 +294,21 @@ export class ReadModelReplay {
       notesReplaced: dirty.filter((entry) => entry.notesReplaced).map((entry) => entry.state.id),
       users: [...this.dirtyUsers].map((key) => userRow(this.users.get(key)!)),
       caseIds: [...this.newCaseIds].flatMap(caseIdRows),
+      reports: {
+        cases: dirty.map((entry) =>
+          reportCaseRow(
+            entry.state,
+            this.origins.get(entry.state.id) ?? null,
+            this.stageMs.get(entry.state.id) ?? null,
+            entry.position,
+          ),
+        ),
+        intervals: this.intervals,
+        intervalsReplaced: [...this.intervalsReplaced],
+      },
     };
+    this.intervals = [];
+    this.intervalsReplaced.clear();
     for (const entry of dirty) {
       entry.notesWritten = notesSize(entry.state).count;
       entry.notesReplaced = false;
@@ -324,6 +397,7 @@ export async function writeReadModelRows(
       columns(pending.users, 11),
     );
   }
+  if (pending.reports) await writeReportRows(runner, tables, pending.reports);
   if (pending.caseIds.length) {
     await runner.query(
       `INSERT INTO ${tables.caseIds} (id, year, suffix)
@@ -343,6 +417,16 @@ export interface PendingRows {
   notesReplaced: string[];
   users: unknown[][];
   caseIds: unknown[][];
+  /** The reports' rows (report-rows.projection.ts). */
+  reports?: PendingReportRows;
+}
+
+interface OriginRow {
+  id: string;
+  origin_case_id: string | null;
+  origin_kind: string | null;
+  origin_reason_code: string | null;
+  stage_ms: (number | null)[] | null;
 }
 
 /** Rows to one array per column. */

@@ -1,4 +1,4 @@
-import type { Case, CaseSummary, Role, User } from '@alignerflow/domain';
+import type { Case, CaseSummary, ReportRange, ReportSummary, Role, User } from '@alignerflow/domain';
 
 /** `{base}api`: the API lives under the app's base path on the same origin. */
 export const API_BASE = `${import.meta.env.BASE_URL}api`;
@@ -113,6 +113,14 @@ export async function conditionalGet<T>(path: string, etag: string | null): Prom
 
 const enc = encodeURIComponent;
 
+/** The Reports screen's downloadable tables (GET /reports/{table}.csv). */
+export type ReportTable = 'cases' | 'stages' | 'weeks' | 'doctors' | 'clinics' | 'remakes';
+
+/** A CSV download's address: a plain link, the session cookie authenticates it. */
+export function reportCsvUrl(table: ReportTable, { from, to }: ReportRange): string {
+  return `${API_BASE}/reports/${table}.csv?from=${enc(from)}&to=${enc(to)}`;
+}
+
 // ---- Types of the answers -------------------------------------------------------------------
 
 export interface AppConfig {
@@ -174,6 +182,8 @@ export const api = {
   resumeCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/resume`),
   deleteCase: (id: string) => request<void>('DELETE', `/cases/${enc(id)}`),
   dashboard: () => request<DashboardFigures>('GET', '/dashboard'),
+  reportSummary: ({ from, to }: ReportRange) =>
+    request<ReportSummary>('GET', `/reports/summary?from=${enc(from)}&to=${enc(to)}`),
 
   users: (etag: string | null = null) => conditionalGet<User[]>('/users', etag),
   createUser: (username: string, password: string, role: Role) =>

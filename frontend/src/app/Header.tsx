@@ -14,6 +14,8 @@ interface HeaderProps {
   onHome: () => void;
   onEditCase: () => void;
   onNewCase: () => void;
+  /** Managers: open the Reports screen. */
+  onReports?: () => void;
   onLogout: () => void;
   /** My Account: password change, sign out everywhere. */
   onOpenAccount: () => void;
@@ -28,6 +30,7 @@ export function Header({
   onHome,
   onEditCase,
   onNewCase,
+  onReports,
   onLogout,
   onOpenAccount,
 }: HeaderProps) {
@@ -68,6 +71,12 @@ export function Header({
             <button type="button" className="button button--primary" onClick={onNewCase}>
               <Icon name="plus" />
               {APP_TEXTS.newCase}
+            </button>
+          ) : null}
+          {onReports ? (
+            <button type="button" className="button button--ghost" onClick={onReports}>
+              <Icon name="chart" />
+              {APP_TEXTS.reports}
             </button>
           ) : null}
           <InstallButton className="button button--ghost" />
@@ -120,6 +129,12 @@ export function Header({
           <button type="button" className="menu-item" onClick={run(onNewCase)}>
             <Icon name="plus" />
             {APP_TEXTS.newCase}
+          </button>
+        ) : null}
+        {onReports ? (
+          <button type="button" className="menu-item" onClick={run(onReports)}>
+            <Icon name="chart" />
+            {APP_TEXTS.reports}
           </button>
         ) : null}
         <InstallButton className="menu-item" />

@@ -3,14 +3,23 @@ import { APP_TEXTS } from './texts';
 
 interface MobileBottomNavProps {
   canCreate: boolean;
+  /** Managers: the Reports screen. */
+  onReports?: () => void;
   onHome: () => void;
   onNew: () => void;
   onScan: () => void;
   onLogout: () => void;
 }
 
-/** Bottom navigation on small screens: Home, New, Scan, Logout. */
-export function MobileBottomNav({ canCreate, onHome, onNew, onScan, onLogout }: MobileBottomNavProps) {
+/** Bottom navigation on small screens: Home, New, Scan, Reports (Managers), Logout. */
+export function MobileBottomNav({
+  canCreate,
+  onReports,
+  onHome,
+  onNew,
+  onScan,
+  onLogout,
+}: MobileBottomNavProps) {
   return (
     <nav className="bottom-nav" aria-label="Mobile navigation">
       <button type="button" onClick={onHome}>
@@ -27,6 +36,12 @@ export function MobileBottomNav({ canCreate, onHome, onNew, onScan, onLogout }: 
         <Icon name="qr" />
         <span>{APP_TEXTS.scan}</span>
       </button>
+      {onReports ? (
+        <button type="button" onClick={onReports}>
+          <Icon name="chart" />
+          <span>{APP_TEXTS.reports}</span>
+        </button>
+      ) : null}
       <button type="button" onClick={onLogout}>
         <Icon name="logout" />
         <span>{APP_TEXTS.logout}</span>

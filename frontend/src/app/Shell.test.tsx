@@ -3,7 +3,7 @@ import { toCaseSummary } from '@alignerflow/domain';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { cache } from '../api/cache';
 import { fakeServer } from '../test/fakeServer';
-import { dashboardFigures, doctor, manager, sampleCases } from '../test/fixtures';
+import { dashboardFigures, doctor, manager, sampleCases, technician } from '../test/fixtures';
 import { Shell } from './Shell';
 
 function setup(user = manager) {
@@ -14,6 +14,7 @@ function setup(user = manager) {
     'GET /cases/CA-2024-001': { body: sampleCases[0] },
     'GET /users': { body: [manager] },
     'GET /dashboard': { body: dashboardFigures },
+    'GET /reports/summary': { status: 500, body: { error: 'Not in this test.' } },
   });
   cache.begin(user);
   cache.setCases(sampleCases.map(toCaseSummary));
@@ -84,5 +85,27 @@ describe('Shell', () => {
         .getAllByRole('button')
         .map((button) => button.textContent),
     ).toEqual(['Home', 'New', 'Scan', 'Logout']);
+  });
+
+  it('a manager opens Reports from the header and the bottom navigation; Home returns', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    setup();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    fireEvent.click(within(nav).getByRole('button', { name: 'Reports' }));
+    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    const bottom = screen.getByRole('navigation', { name: 'Mobile navigation' });
+    fireEvent.click(within(bottom).getByRole('button', { name: 'Home' }));
+    expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
+    fireEvent.click(within(bottom).getByRole('button', { name: 'Reports' }));
+    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 }, { timeout: 5000 })).toBeTruthy();
+  });
+
+  it('offers Reports to no one but managers', () => {
+    setup(technician);
+    const bottom = screen.getByRole('navigation', { name: 'Mobile navigation' });
+    expect(within(bottom).queryByRole('button', { name: 'Reports' })).toBeNull();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).queryByRole('button', { name: 'Reports' })).toBeNull();
   });
 });

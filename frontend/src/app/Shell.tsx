@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { can, sameUsername, STATUS_LABELS, type Case, type User } from '@alignerflow/domain';
 import { useCache } from '../api/cache';
 import { CaseDetail } from '../features/case-detail/CaseDetail';
@@ -15,10 +15,16 @@ import { AlignerStagingScreen } from '../features/staging/AlignerStagingScreen';
 import { NewCaseWizard } from '../features/wizard/NewCaseWizard';
 import type { SettingsSection } from '../features/settings/texts';
 import { Header } from './Header';
+import { APP_TEXTS } from './texts';
 import { MobileBottomNav } from './MobileBottomNav';
 import { useCaseFragment } from './useCaseFragment';
 import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
+
+// Managers only, with its charts: loaded when opened, not with the app.
+const ReportsScreen = lazy(() =>
+  import('../features/reports/ReportsScreen').then((module) => ({ default: module.ReportsScreen })),
+);
 
 interface ShellProps {
   user: User;
@@ -42,7 +48,18 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   const user = listed ?? sessionUser;
   const { theme, toggle } = useTheme();
   const scanner = useScanFragment();
-  const [selectedCaseId, setSelectedCaseId] = useState<string | null>(null);
+  const [selectedCaseId, setSelectedCase] = useState<string | null>(null);
+  const [reportsOpen, setReportsOpen] = useState(false);
+  const canViewReports = can(user.role, 'viewReports');
+  // Opening a case (from a list, a scan, a new case) leaves the Reports screen.
+  const setSelectedCaseId = (caseId: string | null) => {
+    setReportsOpen(false);
+    setSelectedCase(caseId);
+  };
+  const openReports = () => {
+    setSelectedCase(null);
+    setReportsOpen(true);
+  };
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
   // A Doctor viewing a Completed case with staging sees the aligner staging screen (spec section 2).
@@ -74,6 +91,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onHome={goHome}
         onEditCase={editSelected}
         onNewCase={openNew}
+        onReports={canViewReports ? openReports : undefined}
         onLogout={onLogout}
         onOpenAccount={() => setSettings('account')}
       />
@@ -86,6 +104,10 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onBack={goHome}
             onScan={scanner.openScanner}
           />
+        ) : reportsOpen && canViewReports ? (
+          <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
+            <ReportsScreen />
+          </Suspense>
         ) : selectedCaseId ? (
           <CaseDetail
             caseId={selectedCaseId}
@@ -114,6 +136,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
       </main>
       <MobileBottomNav
         canCreate={can(user.role, 'createCase')}
+        onReports={canViewReports ? openReports : undefined}
         onHome={goHome}
         onNew={openNew}
         onScan={scanner.openScanner}

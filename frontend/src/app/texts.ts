@@ -12,6 +12,8 @@ export const APP_TEXTS = {
   logout: 'Logout',
   myAccount: 'My Account',
   home: 'Home',
+  reports: 'Reports',
+  loadingScreen: 'Loading…',
   newShort: 'New',
   scan: 'Scan',
   menu: 'Menu',

@@ -20,3 +20,4 @@ export * from './notifications/policy.js';
 export * from './security/http-texts.js';
 export * from './notifications/push-subscriptions.js';
 export * from './notifications/email.js';
+export * from './reports/reports.js';

@@ -54,6 +54,7 @@ const CAPABILITY_TABLE: [
   ['listUsers', Y, Y, Y, Y, N],
   ['manageUsers', Y, N, N, N, N],
   ['backup', Y, N, N, N, N],
+  ['viewReports', Y, N, N, N, N],
   ['sendNotifications', Y, N, N, N, N],
   ['scanQr', Y, Y, Y, Y, Y],
 ];

@@ -24,6 +24,7 @@ export const CAPABILITIES = {
   listUsers: ['Manager', 'Representative', 'Designer', 'Technician'],
   manageUsers: ['Manager'],
   backup: ['Manager'],
+  viewReports: ['Manager'],
   sendNotifications: ['Manager'],
   scanQr: ['Manager', 'Representative', 'Designer', 'Technician', 'Doctor'],
 } as const satisfies Record<string, readonly Role[]>;
