@@ -68,7 +68,13 @@ describe('auth over HTTP', () => {
       const answer = await login({ username: 'admin', password: 'demo' });
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
-        user: { username: 'admin', role: 'Manager', email: null, activationSoundEnabled: true },
+        user: {
+          username: 'admin',
+          role: 'Manager',
+          email: null,
+          activationSoundEnabled: true,
+          notify: { push: true, email: true },
+        },
         token: expect.any(String),
       });
       expect(answer.body.token.length).toBeGreaterThanOrEqual(32);
@@ -153,7 +159,13 @@ describe('auth over HTTP', () => {
       const me = await anonymous.get('/auth/me', { cookie });
       expect(me.status).toBe(200);
       expect(me.body).toEqual({
-        user: { username: 'dr.lee', role: 'Doctor', email: null, activationSoundEnabled: true },
+        user: {
+          username: 'dr.lee',
+          role: 'Doctor',
+          email: null,
+          activationSoundEnabled: true,
+          notify: { push: true, email: true },
+        },
       });
       expect((await anonymous.get('/cases', { cookie })).status).toBe(200);
     });
@@ -253,7 +265,15 @@ describe('auth over HTTP', () => {
       ]) {
         const me = await (await lab.login(username)).get('/auth/me');
         expect(me.status).toBe(200);
-        expect(me.body).toEqual({ user: { username, role, email: null, activationSoundEnabled: true } });
+        expect(me.body).toEqual({
+          user: {
+            username,
+            role,
+            email: null,
+            activationSoundEnabled: true,
+            notify: { push: true, email: true },
+          },
+        });
       }
     });
 

@@ -175,6 +175,7 @@ describe('backup, restore and event export', () => {
       expect(Object.keys(user).sort()).toEqual([
         'activationSoundEnabled',
         'email',
+        'notify',
         'passwordHash',
         'role',
         'username',
@@ -354,6 +355,7 @@ describe('backup, restore and event export', () => {
       role: 'Manager',
       email: null,
       activationSoundEnabled: true,
+      notify: { push: true, email: true },
     });
     const sarah = await lab.login('SARAH', 'rep pass 1');
     expect(sarah.user).toEqual({
@@ -361,6 +363,7 @@ describe('backup, restore and event export', () => {
       role: 'Representative',
       email: 'sarah@lab.example',
       activationSoundEnabled: true,
+      notify: { push: true, email: true },
     });
     const lee = await lab.login('dr.lee', 'lee-secret');
     expect(lee.user).toMatchObject({ username: 'dr.lee', role: 'Doctor', activationSoundEnabled: false });

@@ -300,6 +300,58 @@ describe('notifications: API process + separate worker process (BullMQ on the re
     });
   });
 
+  it('sends no push or FCM to a user who turned push off, and again once it is on', async () => {
+    expect((await drLee.put('/users/dr.lee', { notify: { push: false } })).body.notify).toEqual({
+      push: false,
+      email: true,
+    });
+    const toDoctorApproval = async (patientName: string) => {
+      const created = await rep.post('/cases', {
+        patientName,
+        doctorName: 'Dr. Sarah Lee',
+        clinicName: 'Bright Smiles Dental',
+        priority: 'Normal',
+      });
+      const id: string = created.body.id;
+      expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' })).status).toBe(200);
+      expect((await designer.post(`/cases/${id}/advance`, { fromStatus: 'Digital Planning' })).status).toBe(
+        200,
+      );
+      const [{ position }] = await sql(
+        lab.databaseUrl,
+        `SELECT global_position::text AS position FROM events WHERE stream_id = $1 AND type = 'StageAdvanced'`,
+        [`case-${id}`],
+      );
+      return { id, position };
+    };
+    const silent = await toDoctorApproval('Edsger Dijkstra');
+    // Dispatched past the event, no job for it at all (the doctor has devices on both channels).
+    await eventually(
+      async () => {
+        const [row] = await sql(
+          lab.databaseUrl,
+          `SELECT global_position >= $1::bigint AS past FROM projection_checkpoints WHERE name = 'notifications'`,
+          [silent.position],
+        );
+        return !!row?.past;
+      },
+      15000,
+      'the dispatcher to pass the event',
+    );
+    expect(
+      await sql(lab.databaseUrl, 'SELECT id FROM notification_deliveries WHERE event_position = $1', [
+        silent.position,
+      ]),
+    ).toEqual([]);
+
+    expect((await drLee.put('/users/dr.lee', { notify: { push: true } })).status).toBe(200);
+    const heard = await toDoctorApproval('Barbara Liskov');
+    await push.waitFor(() => pushesFor(push, leeLaptop, heard.id).length >= 1, 15000, "the doctor's push");
+    expect(pushesFor(push, leeLaptop, silent.id)).toHaveLength(0);
+    expect(pushesFor(push, leePhone, silent.id)).toHaveLength(0);
+    expect(fcm.messages.some((message) => message.data?.caseId === silent.id)).toBe(false);
+  });
+
   it('runs one dispatcher at a time: API and worker process share the work through the lock', async () => {
     const holders = await sql(
       lab.databaseUrl,

@@ -9,12 +9,48 @@ const EMPTY_CREDENTIALS = { error: 'Username and password cannot be empty.' };
 const ADMIN_UNDELETABLE = { error: 'The default admin user cannot be deleted.' };
 const USER_NOT_FOUND = { error: 'User not found.' };
 const DEMO_USERS = [
-  { username: 'admin', role: 'Manager', email: null, activationSoundEnabled: true },
-  { username: 'designer', role: 'Designer', email: null, activationSoundEnabled: true },
-  { username: 'dr.lee', role: 'Doctor', email: null, activationSoundEnabled: true },
-  { username: 'dr.patel', role: 'Doctor', email: null, activationSoundEnabled: true },
-  { username: 'rep', role: 'Representative', email: null, activationSoundEnabled: true },
-  { username: 'tech', role: 'Technician', email: null, activationSoundEnabled: true },
+  {
+    username: 'admin',
+    role: 'Manager',
+    email: null,
+    activationSoundEnabled: true,
+    notify: { push: true, email: true },
+  },
+  {
+    username: 'designer',
+    role: 'Designer',
+    email: null,
+    activationSoundEnabled: true,
+    notify: { push: true, email: true },
+  },
+  {
+    username: 'dr.lee',
+    role: 'Doctor',
+    email: null,
+    activationSoundEnabled: true,
+    notify: { push: true, email: true },
+  },
+  {
+    username: 'dr.patel',
+    role: 'Doctor',
+    email: null,
+    activationSoundEnabled: true,
+    notify: { push: true, email: true },
+  },
+  {
+    username: 'rep',
+    role: 'Representative',
+    email: null,
+    activationSoundEnabled: true,
+    notify: { push: true, email: true },
+  },
+  {
+    username: 'tech',
+    role: 'Technician',
+    email: null,
+    activationSoundEnabled: true,
+    notify: { push: true, email: true },
+  },
 ];
 
 describe('users over HTTP', () => {
@@ -45,7 +81,13 @@ describe('users over HTTP', () => {
         // Other tests add users; the demo users are there, each with exactly the public fields.
         for (const user of DEMO_USERS) expect(answer.body).toContainEqual(user);
         for (const user of answer.body) {
-          expect(Object.keys(user).sort()).toEqual(['activationSoundEnabled', 'email', 'role', 'username']);
+          expect(Object.keys(user).sort()).toEqual([
+            'activationSoundEnabled',
+            'email',
+            'notify',
+            'role',
+            'username',
+          ]);
         }
       }
     });
@@ -119,6 +161,7 @@ describe('users over HTTP', () => {
         role: 'Designer',
         email: 'nina@lab.example',
         activationSoundEnabled: true,
+        notify: { push: true, email: true },
       });
       const signedIn = await lab.anonymous.post('/auth/login', { username: 'nina', password: 'p4ss word' });
       expect(signedIn.status).toBe(200);
@@ -193,6 +236,7 @@ describe('users over HTTP', () => {
         role: 'Technician',
         email: 'me@lab.example',
         activationSoundEnabled: false,
+        notify: { push: true, email: true },
       });
 
       const password = await client.put(`/users/${username}`, {
@@ -203,6 +247,7 @@ describe('users over HTTP', () => {
       expect(Object.keys(password.body).sort()).toEqual([
         'activationSoundEnabled',
         'email',
+        'notify',
         'role',
         'username',
       ]);
@@ -309,6 +354,7 @@ describe('users over HTTP', () => {
         role: 'Technician',
         email: null,
         activationSoundEnabled: true,
+        notify: { push: true, email: true },
       });
     });
   });

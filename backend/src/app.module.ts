@@ -17,6 +17,7 @@ import { ClientConfigController } from './config/client-config.controller.js';
 import { HealthModule } from './health/health.module.js';
 import { LiveModule } from './live/live.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { AtRiskModule } from './notifications/at-risk/at-risk.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -52,6 +53,7 @@ export class AppModule {
         HealthModule,
         LiveModule,
         NotificationsModule,
+        AtRiskModule,
         FilesModule,
         AiModule,
         BackupModule,

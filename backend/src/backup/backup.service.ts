@@ -42,7 +42,7 @@ const RESTORE_ATTEMPTS = 3;
 const HASHING_CONCURRENCY = 4;
 const RESTORE_CONFLICT = 'The data changed while it was being restored. Try the restore again.';
 
-type ImportedUser = Required<Omit<BackupUser, 'password'>>;
+type ImportedUser = Required<Omit<BackupUser, 'password' | 'notify'>> & Pick<BackupUser, 'notify'>;
 
 /** Where a restore's time went (wall clock, ms): logged, and read by bench/bulk-import.bench.ts. */
 export interface RestoreReport {
@@ -63,6 +63,8 @@ interface UserRow {
   role: string;
   email: string | null;
   activation_sound_enabled: boolean;
+  notify_push: boolean;
+  notify_email: boolean;
   password_hash: string;
   version: number;
   deleted: boolean;
@@ -101,7 +103,9 @@ export class BackupService {
       await runner.query('START TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const [{ users }] = await runner.query(
         `SELECT coalesce(json_agg(json_build_object('username', username, 'role', role, 'email', email,
-                  'activationSoundEnabled', activation_sound_enabled, 'passwordHash', password_hash)
+                  'activationSoundEnabled', activation_sound_enabled,
+                  'notify', json_build_object('push', notify_push, 'email', notify_email),
+                  'passwordHash', password_hash)
                   ORDER BY username_key), '[]')::text AS users
            FROM user_view WHERE NOT deleted`,
       );
@@ -214,7 +218,8 @@ export class BackupService {
     metadata: EventMetadata,
   ): Promise<void> {
     const rows: UserRow[] = await runner.query(
-      `SELECT username_key, username, role, email, activation_sound_enabled, password_hash, version, deleted
+      `SELECT username_key, username, role, email, activation_sound_enabled, notify_push, notify_email,
+              password_hash, version, deleted
          FROM user_view`,
     );
     const current = new Map(rows.map((row) => [row.username_key, row]));
@@ -316,9 +321,9 @@ function ms(milliseconds: number): string {
 }
 
 async function withPasswordHash(user: BackupUser): Promise<ImportedUser> {
-  const { username, role, email, activationSoundEnabled } = user;
+  const { username, role, email, activationSoundEnabled, notify } = user;
   const passwordHash = user.passwordHash ?? (await hashPassword(user.password!));
-  return { username, role, email, activationSoundEnabled, passwordHash };
+  return { username, role, email, activationSoundEnabled, ...(notify ? { notify } : {}), passwordHash };
 }
 
 function userState(row: UserRow): UserState {
@@ -327,6 +332,7 @@ function userState(row: UserRow): UserState {
     role: parseRole(row.role) ?? 'Technician',
     email: row.email,
     activationSoundEnabled: row.activation_sound_enabled,
+    notify: { push: row.notify_push, email: row.notify_email },
     passwordHash: row.password_hash,
     deleted: row.deleted,
     version: row.version,

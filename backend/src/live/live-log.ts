@@ -279,7 +279,9 @@ function alertMessage(key: Checkpoint, alert: Alert): LiveMessage {
   const data =
     alert.kind === 'doctor_alert'
       ? { title: alert.title, body: alert.body, caseId: alert.caseId, doctor: alert.doctor }
-      : { title: alert.title, body: alert.body, caseId: alert.caseId };
+      : alert.risk
+        ? { title: alert.title, body: alert.body, caseId: alert.caseId, kind: alert.risk }
+        : { title: alert.title, body: alert.body, caseId: alert.caseId };
   const frame = sharedFrame(key.position, alert.kind, data);
   return {
     key,

@@ -7,7 +7,7 @@ import { NotificationStore } from './notification-store.js';
 import { NOTIFICATION_TEXTS } from './notifications.texts.js';
 import {
   NOTIFICATION_QUEUE,
-  type Channel,
+  type PushChannel,
   type NotificationJob,
   type NotificationQueue,
 } from './queue/notification-queue.js';
@@ -33,14 +33,14 @@ export class DirectNotifications {
     return rows[0]?.username;
   }
 
-  async deviceCounts(username: string): Promise<Record<Channel, number>> {
+  async deviceCounts(username: string): Promise<Record<PushChannel, number>> {
     return (await this.store.devicesOf([username])).get(username.toLowerCase()) ?? { webpush: 0, fcm: 0 };
   }
 
   /** Queues the message to `username` on the channels where they have devices; returns how many devices. */
   async send(
     username: string,
-    channels: Channel[],
+    channels: PushChannel[],
     input: { title?: string; body?: string },
   ): Promise<number> {
     const counts = await this.deviceCounts(username);
@@ -67,6 +67,6 @@ export class DirectNotifications {
       throw new HttpException({ error: NOTIFICATION_TEXTS.queueUnavailable }, 503);
     }
     await this.store.recordQueued(jobs);
-    return jobs.reduce((sum, job) => sum + counts[job.channel], 0);
+    return jobs.reduce((sum, job) => sum + counts[job.channel as PushChannel], 0);
   }
 }

@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ALERTING_CASE_EVENTS,
   alertsFor,
+  caseLink,
   evolve,
   isInAudience,
   parseRole,
+  type Alert,
   type Case,
   type Role,
 } from '@alignerflow/domain';
@@ -13,7 +15,12 @@ import { toCaseEvent } from '../cases/case-events.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
 import { NotificationStore } from './notification-store.js';
-import type { Channel, NotificationJob, NotificationMessage } from './queue/notification-queue.js';
+import type {
+  Channel,
+  NotificationJob,
+  NotificationMessage,
+  PushChannel,
+} from './queue/notification-queue.js';
 
 const CASE_STREAM = 'case-';
 
@@ -21,6 +28,9 @@ interface Recipient {
   key: string;
   username: string;
   role: Role;
+  email: string | null;
+  notifyPush: boolean;
+  notifyEmail: boolean;
 }
 
 /**
@@ -47,12 +57,16 @@ export class NotificationPlanner {
     if (caseEvents.length === 0) return [];
     const states = await this.statesAfter(caseEvents);
 
-    const wanted: { event: RecordedEvent; alerts: ReturnType<typeof alertsFor> }[] = [];
+    // An email leaves the lab's systems: its alerts name the patient by initials only.
+    const wanted: { event: RecordedEvent; alerts: { alert: Alert; emailAlert: Alert }[] }[] = [];
     for (const event of caseEvents) {
       const state = states.get(event.position);
       if (!state) continue;
       try {
-        const alerts = alertsFor(toCaseEvent(event), state);
+        const recorded = toCaseEvent(event);
+        const full = alertsFor(recorded, state);
+        const initials = alertsFor(recorded, state, 'initials');
+        const alerts = full.map((alert, index) => ({ alert, emailAlert: initials[index] ?? alert }));
         if (alerts.length) wanted.push({ event, alerts });
       } catch (error) {
         // One unreadable event must not stop every notification after it.
@@ -66,28 +80,42 @@ export class NotificationPlanner {
     const users = await this.activeUsers();
     const audiences = wanted.map(({ event, alerts }) => ({
       event,
-      deliveries: alerts.flatMap((alert) =>
-        users.filter((user) => isInAudience(alert.audience, user)).map((user) => ({ alert, user })),
+      deliveries: alerts.flatMap(({ alert, emailAlert }) =>
+        users
+          .filter((user) => isInAudience(alert.audience, user))
+          .map((user) => ({ alert, emailAlert, user })),
       ),
     }));
     const devices = await this.notifications.devicesOf(
-      audiences.flatMap(({ deliveries }) => deliveries.map(({ user }) => user.key)),
+      audiences.flatMap(({ deliveries }) =>
+        deliveries.filter(({ user }) => user.notifyPush).map(({ user }) => user.key),
+      ),
     );
-    const channels: Channel[] = this.config.fcm ? ['webpush', 'fcm'] : ['webpush'];
+    const pushChannels: PushChannel[] = this.config.fcm ? ['webpush', 'fcm'] : ['webpush'];
+    const email = this.config.email;
 
     const jobs = new Map<string, NotificationJob>();
+    const add = (event: RecordedEvent, user: Recipient, channel: Channel, message: NotificationMessage) => {
+      const id = eventJobId(event.position, user.key, channel);
+      if (jobs.has(id)) return; // two alerts of one event for one person: one notification
+      jobs.set(id, { id, channel, username: user.username, message, eventPosition: event.position });
+    };
     for (const { event, deliveries } of audiences) {
-      for (const { alert, user } of deliveries) {
-        for (const channel of channels) {
-          if (!devices.get(user.key)?.[channel]) continue;
-          const id = eventJobId(event.position, user.key, channel);
-          if (jobs.has(id)) continue; // two alerts of one event for one person: one notification
-          jobs.set(id, {
-            id,
-            channel,
-            username: user.username,
-            message: this.message(alert.title, alert.body, alert.caseId),
-            eventPosition: event.position,
+      for (const { alert, emailAlert, user } of deliveries) {
+        // A user who turned a channel off gets no job on it (users choose: api.md, Reach and insight).
+        if (user.notifyPush) {
+          for (const channel of pushChannels) {
+            if (!devices.get(user.key)?.[channel]) continue;
+            add(event, user, channel, this.message(alert.title, alert.body, alert.caseId));
+          }
+        }
+        if (email && user.notifyEmail && user.email) {
+          add(event, user, 'email', {
+            title: emailAlert.title,
+            body: emailAlert.body,
+            caseId: emailAlert.caseId,
+            url: caseLink(email.publicUrl, emailAlert.caseId),
+            icon: '',
           });
         }
       }
@@ -144,12 +172,30 @@ export class NotificationPlanner {
   }
 
   private async activeUsers(): Promise<Recipient[]> {
-    const rows: { username_key: string; username: string; role: string }[] = await this.dataSource.query(
-      'SELECT username_key, username, role FROM user_view WHERE NOT deleted',
+    const rows: {
+      username_key: string;
+      username: string;
+      role: string;
+      email: string | null;
+      notify_push: boolean;
+      notify_email: boolean;
+    }[] = await this.dataSource.query(
+      'SELECT username_key, username, role, email, notify_push, notify_email FROM user_view WHERE NOT deleted',
     );
     return rows.flatMap((row) => {
       const role = parseRole(row.role);
-      return role ? [{ key: row.username_key, username: row.username, role }] : [];
+      return role
+        ? [
+            {
+              key: row.username_key,
+              username: row.username,
+              role,
+              email: row.email,
+              notifyPush: row.notify_push,
+              notifyEmail: row.notify_email,
+            },
+          ]
+        : [];
     });
   }
 }

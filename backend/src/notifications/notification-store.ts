@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PUSH_SUBSCRIPTIONS_PER_USER } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { Coalesced, inKeyRounds } from './coalesced.js';
-import type { Channel, NotificationJob } from './queue/notification-queue.js';
+import type { Channel, NotificationJob, PushChannel } from './queue/notification-queue.js';
 
 export type DeliveryStatus = 'queued' | 'delivered' | 'failed' | 'removed';
 export type DeviceOutcome = 'delivered' | 'removed';
@@ -182,11 +182,11 @@ export class NotificationStore {
   }
 
   /** Device counts per channel of the given users (lower-cased keys). */
-  async devicesOf(usernames: string[]): Promise<Map<string, Record<Channel, number>>> {
+  async devicesOf(usernames: string[]): Promise<Map<string, Record<PushChannel, number>>> {
     const keys = [...new Set(usernames.map((name) => name.toLowerCase()))];
-    const result = new Map<string, Record<Channel, number>>();
+    const result = new Map<string, Record<PushChannel, number>>();
     if (keys.length === 0) return result;
-    const rows: { username: string; channel: Channel; n: number }[] = await this.dataSource.query(
+    const rows: { username: string; channel: PushChannel; n: number }[] = await this.dataSource.query(
       `SELECT username, 'webpush' AS channel, count(*)::int AS n FROM push_subscriptions
         WHERE username = ANY($1) GROUP BY username
        UNION ALL

@@ -28,6 +28,52 @@ describe('notifications configuration', () => {
     });
   });
 
+  it('has no email channel without SMTP_URL, scans every 15 minutes with a 2-day window', () => {
+    expect(loadNotificationsConfig(app, {})).toMatchObject({
+      email: null,
+      riskScanIntervalMs: 900_000,
+      atRiskDays: 2,
+    });
+    expect(loadNotificationsConfig(app, { RISK_SCAN_INTERVAL_MS: '60000', AT_RISK_DAYS: '0' })).toMatchObject(
+      {
+        riskScanIntervalMs: 60_000,
+        atRiskDays: 0,
+      },
+    );
+    fails({ RISK_SCAN_INTERVAL_MS: '0' }, 'RISK_SCAN_INTERVAL_MS must be a positive integer');
+    fails({ RISK_SCAN_INTERVAL_MS: 'often' }, 'RISK_SCAN_INTERVAL_MS must be a positive integer');
+    fails({ AT_RISK_DAYS: '-1' }, 'AT_RISK_DAYS must be an integer from 0 to 365');
+    fails({ AT_RISK_DAYS: '1.5' }, 'AT_RISK_DAYS must be an integer from 0 to 365');
+  });
+
+  it('reads SMTP_URL, MAIL_FROM and PUBLIC_URL, and stops on a wrong one naming it', () => {
+    expect(loadNotificationsConfig(app, { SMTP_URL: 'smtps://user:secret@mail.example:465' })).toMatchObject({
+      email: {
+        smtpUrl: 'smtps://user:secret@mail.example:465',
+        from: 'AlignerFlow <alignerflow@localhost>',
+        publicUrl: `http://localhost:${app.port}/portal/`,
+      },
+    });
+    expect(
+      loadNotificationsConfig(app, {
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        MAIL_FROM: 'Lab <lab@example.test>',
+        PUBLIC_URL: 'https://lab.example.test/app',
+      }).email,
+    ).toEqual({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      from: 'Lab <lab@example.test>',
+      publicUrl: 'https://lab.example.test/app/',
+    });
+    fails({ SMTP_URL: 'http://mail.example' }, 'SMTP_URL must be an smtp:// or smtps:// URL');
+    fails({ SMTP_URL: 'not a url' }, 'SMTP_URL must be an smtp:// or smtps:// URL');
+    fails({ SMTP_URL: 'smtp://h', MAIL_FROM: 'nobody' }, 'MAIL_FROM must be an address');
+    fails({ SMTP_URL: 'smtp://h', PUBLIC_URL: 'ftp://lab' }, 'PUBLIC_URL must be an http(s) URL');
+    fails({ SMTP_URL: 'smtp://h', PUBLIC_URL: 'https://lab/#x' }, 'PUBLIC_URL must be an http(s) URL');
+    // The message names the variable, never the credentials in it.
+    expect(() => loadNotificationsConfig(app, { SMTP_URL: 'imap://u:hunter2@h' })).not.toThrow(/hunter2/);
+  });
+
   it('takes VAPID keys from the environment, both or neither, well-formed', () => {
     const keys = webpush.generateVAPIDKeys();
     expect(

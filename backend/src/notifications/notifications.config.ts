@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { AT_RISK_DAYS } from '@alignerflow/domain';
 import type { AppConfig } from '../config/config.js';
-import { fail, type Fail } from '../config/env-values.js';
+import { fail, integerInRange, type Fail } from '../config/env-values.js';
 
 export interface FcmServiceAccount {
   clientEmail: string;
@@ -13,6 +14,15 @@ export interface FcmConfig {
   /** Without a trailing slash, e.g. https://fcm.googleapis.com */
   endpoint: string;
   serviceAccount: FcmServiceAccount;
+}
+
+export interface EmailConfig {
+  /** smtp:// or smtps:// (SMTP_URL), credentials included; nodemailer reads it as is. */
+  smtpUrl: string;
+  /** The From header (MAIL_FROM). */
+  from: string;
+  /** Where the app is reached (PUBLIC_URL); the emails link to cases under it. */
+  publicUrl: string;
 }
 
 export interface NotificationsConfig {
@@ -38,6 +48,12 @@ export interface NotificationsConfig {
    * on-premise services and tests. Lower-cased, IPv6 hosts in brackets, as pushEndpointHost() gives.
    */
   pushAllowedHosts: ReadonlySet<string>;
+  /** null: no SMTP_URL, no email channel (nothing fails, nothing is sent by email). */
+  email: EmailConfig | null;
+  /** How often the at-risk scan looks (RISK_SCAN_INTERVAL_MS). */
+  riskScanIntervalMs: number;
+  /** The at-risk window in days (AT_RISK_DAYS of libs/domain, overridden by the variable). */
+  atRiskDays: number;
 }
 
 export const NOTIFICATIONS_CONFIG = Symbol('NOTIFICATIONS_CONFIG');
@@ -48,7 +64,7 @@ const FCM_DEFAULT_ENDPOINT = 'https://fcm.googleapis.com';
 
 /** Read by loadConfig, once at start: a wrong value stops the boot naming its variable. */
 export function loadNotificationsConfig(
-  app: Pick<AppConfig, 'basePath' | 'dataDir' | 'redisUrl' | 'processRole'>,
+  app: Pick<AppConfig, 'basePath' | 'dataDir' | 'redisUrl' | 'processRole' | 'port'>,
   env: NodeJS.ProcessEnv,
 ): NotificationsConfig {
   const publicKey = env.VAPID_PUBLIC_KEY?.trim() || undefined;
@@ -76,7 +92,34 @@ export function loadNotificationsConfig(
     backoffMs: positiveInt(env, 'NOTIFICATIONS_BACKOFF_MS', 1000, fail),
     lockMs: positiveInt(env, 'NOTIFICATIONS_LOCK_MS', 15000, fail),
     pushAllowedHosts: loadPushAllowedHosts(env, fail),
+    email: loadEmail(app, env, fail),
+    riskScanIntervalMs: positiveInt(env, 'RISK_SCAN_INTERVAL_MS', 900_000, fail),
+    atRiskDays: integerInRange('AT_RISK_DAYS', env.AT_RISK_DAYS, AT_RISK_DAYS, 0, 365, fail),
   };
+}
+
+const DEFAULT_MAIL_FROM = 'AlignerFlow <alignerflow@localhost>';
+
+function loadEmail(
+  app: Pick<AppConfig, 'basePath' | 'port'>,
+  env: NodeJS.ProcessEnv,
+  fail: Fail,
+): EmailConfig | null {
+  const publicSetting = env.PUBLIC_URL?.trim() || undefined;
+  const publicUrl = publicSetting ?? `http://localhost:${app.port}${app.basePath}`;
+  const parsedPublic = parseUrl(publicUrl);
+  if (!parsedPublic || !/^https?:$/.test(parsedPublic.protocol) || parsedPublic.hash)
+    fail('PUBLIC_URL', `must be an http(s) URL without a fragment, got "${publicUrl}"`);
+  const from = env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM;
+  // A bare address or "Name <address>", one line: it becomes a header.
+  if (!/^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(from))
+    fail('MAIL_FROM', `must be an address or "Name <address>", got "${from}"`);
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  if (!smtpUrl) return null;
+  const parsed = parseUrl(smtpUrl);
+  if (!parsed || !/^smtps?:$/.test(parsed.protocol) || !parsed.hostname)
+    fail('SMTP_URL', 'must be an smtp:// or smtps:// URL with a host');
+  return { smtpUrl, from, publicUrl: publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/` };
 }
 
 /** `host:port` of an https URL, the form PUSH_ALLOWED_HOSTS lists (443 when the URL names no port). */

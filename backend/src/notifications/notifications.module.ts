@@ -12,6 +12,7 @@ import { BullMqDriver } from './queue/bullmq.driver.js';
 import { InProcessDriver } from './queue/in-process.driver.js';
 import { NOTIFICATION_QUEUE, type NotificationQueue } from './queue/notification-queue.js';
 import { VapidKeys } from './vapid-keys.js';
+import { EmailWorker } from './email/email.worker.js';
 import { FcmWorker } from './workers/fcm.worker.js';
 import { NotificationWorker } from './workers/notification.worker.js';
 import { WebPushWorker } from './workers/web-push.worker.js';
@@ -48,6 +49,7 @@ const PROVIDERS = [
   PushEndpointGuard,
   WebPushWorker,
   FcmWorker,
+  EmailWorker,
   NotificationWorker,
   NotificationPlanner,
   NotificationDispatcher,

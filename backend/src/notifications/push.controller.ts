@@ -26,7 +26,7 @@ import {
   PushSubscribeDto,
   PushUnsubscribeDto,
 } from './push.dto.js';
-import type { Channel } from './queue/notification-queue.js';
+import type { PushChannel } from './queue/notification-queue.js';
 import { VapidKeys } from './vapid-keys.js';
 
 /** api.md's Push table. */
@@ -90,7 +90,7 @@ export class PushController {
   @HttpCode(202)
   async test(@CurrentActor() actor: Actor, @Body() body: NotificationMessageDto) {
     requireCapability(actor, 'sendNotifications', NOTIFICATION_TEXTS.managersOnly);
-    const channels: Channel[] = this.config.fcm ? ['webpush', 'fcm'] : ['webpush'];
+    const channels: PushChannel[] = this.config.fcm ? ['webpush', 'fcm'] : ['webpush'];
     return { queued: await this.direct.send(actor.username, channels, body) };
   }
 
@@ -121,7 +121,7 @@ export class PushController {
     return this.store.recent(Math.min(query.limit ?? 100, 500));
   }
 
-  private async sendTo(actor: Actor, username: string, body: NotificationMessageDto, channel: Channel) {
+  private async sendTo(actor: Actor, username: string, body: NotificationMessageDto, channel: PushChannel) {
     requireCapability(actor, 'sendNotifications', NOTIFICATION_TEXTS.managersOnly);
     if (!body.body?.trim()) rejectWith('invalid', NOTIFICATION_TEXTS.bodyRequired);
     if (channel === 'fcm' && !this.config.fcm)

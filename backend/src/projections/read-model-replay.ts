@@ -4,6 +4,7 @@ import {
   evolveUser,
   leftStatus,
   notesSize,
+  notifyOf,
   originFrom,
   type ReportOrigin,
   type Case,
@@ -260,8 +261,8 @@ export class ReadModelReplay {
     }
     if (userKeys.size) {
       const rows: UserRow[] = await db.query(
-        `SELECT username_key, username, role, email, activation_sound_enabled, password_hash, version, deleted,
-                last_position::text
+        `SELECT username_key, username, role, email, activation_sound_enabled, notify_push, notify_email,
+                password_hash, version, deleted, last_position::text
            FROM ${this.tables.userView} WHERE username_key = ANY($1::text[])`,
         [[...userKeys]],
       );
@@ -271,6 +272,7 @@ export class ReadModelReplay {
           role: row.role as UserState['role'],
           email: row.email,
           activationSoundEnabled: row.activation_sound_enabled,
+          notify: { push: row.notify_push, email: row.notify_email },
           passwordHash: row.password_hash,
           deleted: row.deleted,
           version: row.version,
@@ -380,18 +382,19 @@ export async function writeReadModelRows(
   if (pending.users.length) {
     await runner.query(
       `INSERT INTO ${tables.userView} (username_key, username, role, email, activation_sound_enabled,
-              password_hash, version, deleted, last_position)
+              password_hash, version, deleted, last_position, notify_push, notify_email)
        SELECT r.username_key, r.username, r.role, r.email, r.activation_sound_enabled, r.password_hash,
-              r.version, r.deleted, r.last_position::bigint
+              r.version, r.deleted, r.last_position::bigint, r.notify_push, r.notify_email
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::int[],
-                     $8::boolean[], $9::text[])
+                     $8::boolean[], $9::text[], $10::boolean[], $11::boolean[])
            AS r(username_key, username, role, email, activation_sound_enabled, password_hash, version, deleted,
-                last_position)
+                last_position, notify_push, notify_email)
        ON CONFLICT (username_key) DO UPDATE SET username = excluded.username, role = excluded.role,
          email = excluded.email, activation_sound_enabled = excluded.activation_sound_enabled,
          password_hash = excluded.password_hash, version = excluded.version, deleted = excluded.deleted,
-         last_position = excluded.last_position`,
-      columns(pending.users, 9),
+         last_position = excluded.last_position, notify_push = excluded.notify_push,
+         notify_email = excluded.notify_email`,
+      columns(pending.users, 11),
     );
   }
   if (pending.reports) await writeReportRows(runner, tables, pending.reports);
@@ -439,6 +442,8 @@ interface UserRow {
   role: string;
   email: string | null;
   activation_sound_enabled: boolean;
+  notify_push: boolean;
+  notify_email: boolean;
   password_hash: string;
   version: number;
   deleted: boolean;
@@ -501,6 +506,8 @@ function userRow({ state, position }: Entry<UserState>): unknown[] {
     state.version,
     state.deleted,
     position,
+    notifyOf(state).push,
+    notifyOf(state).email,
   ];
 }
 

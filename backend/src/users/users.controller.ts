@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } f
 import {
   can,
   checkEmail,
+  checkNotify,
   checkNewPassword,
   checkNewUser,
   parseRole,
@@ -90,6 +91,12 @@ export class UsersController {
       const email = checkEmail(body.email);
       if ('error' in email) rejectWith('invalid', email.error);
       changes.changes.email = email.value;
+    }
+    if (body.notify !== undefined) {
+      const current = await this.users.find(username);
+      const notify = checkNotify(body.notify, current?.notify);
+      if ('error' in notify) rejectWith('invalid', notify.error);
+      changes.changes.notify = notify.value;
     }
     if (body.role !== undefined) {
       const role = parseRole(body.role);

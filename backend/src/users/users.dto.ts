@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 /** May be left out, but null is no value for it (unlike email, where null clears the address). */
 const OptionalNotNull = () => ValidateIf((_, value) => value !== undefined);
@@ -15,6 +15,8 @@ export class UpdateUserDto {
   @IsOptional() @IsString() @MaxLength(254) email?: string | null;
   @OptionalNotNull() @IsString() @MaxLength(64) role?: string;
   @OptionalNotNull() @IsString() @MaxLength(1024) password?: string;
+  /** The channels the user is told on; either switch may be left out (checkNotify). */
+  @OptionalNotNull() @IsObject() notify?: { push?: boolean; email?: boolean };
   /** Needed when users change their own password. */
   @OptionalNotNull() @IsString() @MaxLength(1024) currentPassword?: string;
 }

@@ -11,6 +11,8 @@ interface UserRow {
   role: string;
   email: string | null;
   activation_sound_enabled: boolean;
+  notify_push: boolean;
+  notify_email: boolean;
   password_hash: string;
 }
 
@@ -20,6 +22,7 @@ function toRecord(row: UserRow): UserRecord {
     role: parseRole(row.role)!,
     email: row.email,
     activationSoundEnabled: row.activation_sound_enabled,
+    notify: { push: row.notify_push, email: row.notify_email },
     passwordHash: row.password_hash,
   };
 }

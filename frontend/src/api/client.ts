@@ -189,8 +189,12 @@ export const api = {
   users: (etag: string | null = null) => conditionalGet<User[]>('/users', etag),
   createUser: (username: string, password: string, role: Role) =>
     request<User>('POST', '/users', { body: { username, password, role } }),
-  updateUser: (username: string, changes: Partial<Pick<User, 'activationSoundEnabled' | 'email' | 'role'>>) =>
-    request<User>('PUT', `/users/${enc(username)}`, { body: changes }),
+  updateUser: (
+    username: string,
+    changes: Partial<Pick<User, 'activationSoundEnabled' | 'email' | 'role'>> & {
+      notify?: Partial<User['notify']>;
+    },
+  ) => request<User>('PUT', `/users/${enc(username)}`, { body: changes }),
   deleteUser: (username: string) => request<void>('DELETE', `/users/${enc(username)}`),
   endSessions: (username: string) => request<void>('POST', `/users/${enc(username)}/sessions/end`),
 

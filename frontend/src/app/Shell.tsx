@@ -20,6 +20,7 @@ import type { SettingsSection } from '../features/settings/texts';
 import { Header } from './Header';
 import { APP_TEXTS } from './texts';
 import { MobileBottomNav } from './MobileBottomNav';
+import { useCaseFragment } from './useCaseFragment';
 import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
 
@@ -73,6 +74,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
     );
   });
 
+  useCaseFragment(setSelectedCaseId);
   useLiveSync(user, onSessionEnded);
   usePushSubscription(user.username);
 

@@ -5,26 +5,36 @@ export const manager: User = {
   role: 'Manager',
   email: null,
   activationSoundEnabled: true,
+  notify: { push: true, email: true },
 };
 export const representative: User = {
   username: 'rep',
   role: 'Representative',
   email: null,
   activationSoundEnabled: true,
+  notify: { push: true, email: true },
 };
 export const designer: User = {
   username: 'designer',
   role: 'Designer',
   email: null,
   activationSoundEnabled: true,
+  notify: { push: true, email: true },
 };
 export const technician: User = {
   username: 'tech',
   role: 'Technician',
   email: null,
   activationSoundEnabled: true,
+  notify: { push: true, email: true },
 };
-export const doctor: User = { username: 'dr.lee', role: 'Doctor', email: null, activationSoundEnabled: true };
+export const doctor: User = {
+  username: 'dr.lee',
+  role: 'Doctor',
+  email: null,
+  activationSoundEnabled: true,
+  notify: { push: true, email: true },
+};
 export const allUsers = [manager, representative, designer, technician, doctor];
 
 export function makeCase(overrides: Partial<Case> & { id: string; status?: CaseStatus }): Case {

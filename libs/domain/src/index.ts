@@ -23,4 +23,5 @@ export * from './case/upcasters.js';
 export * from './notifications/policy.js';
 export * from './security/http-texts.js';
 export * from './notifications/push-subscriptions.js';
+export * from './notifications/email.js';
 export * from './reports/reports.js';

@@ -3,15 +3,17 @@
 export const NOTIFICATION_QUEUE_NAME = 'notifications';
 export const NOTIFICATION_QUEUE = Symbol('NOTIFICATION_QUEUE');
 
-export type Channel = 'webpush' | 'fcm';
-export const CHANNELS: readonly Channel[] = ['webpush', 'fcm'];
+/** The channels of a device; email goes to the user's address instead. */
+export type PushChannel = 'webpush' | 'fcm';
+export type Channel = PushChannel | 'email';
+export const CHANNELS: readonly Channel[] = ['webpush', 'fcm', 'email'];
 
 /** What the device shows; the web push payload is exactly this JSON. */
 export interface NotificationMessage {
   title: string;
   body: string;
   caseId: string | null;
-  /** Where a click on the notification leads, under the app base path. */
+  /** Where a click on the notification leads, under the app base path (an email: the full URL). */
   url: string;
   icon: string;
 }

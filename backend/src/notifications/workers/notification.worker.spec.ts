@@ -17,6 +17,7 @@ import { BullMqDriver } from '../queue/bullmq.driver';
 import { InProcessDriver } from '../queue/in-process.driver';
 import type { Channel, NotificationJob, NotificationQueue } from '../queue/notification-queue';
 import { VapidKeys } from '../vapid-keys';
+import { EmailWorker } from '../email/email.worker';
 import { FcmWorker } from './fcm.worker';
 import { NotificationWorker } from './notification.worker';
 import { WebPushWorker } from './web-push.worker';
@@ -57,11 +58,13 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
     push.expectVapidKey((await vapid.get()).publicKey);
     agent = new Agent({ ca: push.caPem, keepAlive: true });
     const webPush = new WebPushWorker(store, vapid, new PushEndpointGuard(config), agent);
-    worker = new NotificationWorker(store, webPush, new FcmWorker(store, config));
+    const email = new EmailWorker(dataSource, config);
+    worker = new NotificationWorker(store, webPush, new FcmWorker(store, config), email);
     unconfiguredWorker = new NotificationWorker(
       store,
       webPush,
       new FcmWorker(store, loadNotificationsConfig(app, {})),
+      email,
     );
   });
 

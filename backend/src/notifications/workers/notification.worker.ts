@@ -2,6 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { Metrics } from '../../metrics/metrics.js';
 import { NotificationStore, type DeliveryStatus, type DeviceOutcome } from '../notification-store.js';
 import { PermanentJobError, type JobContext, type NotificationJob } from '../queue/notification-queue.js';
+import { EmailWorker } from '../email/email.worker.js';
 import { DeliveryError, type ChannelWorker, type Device } from './channel-worker.js';
 import { FcmWorker } from './fcm.worker.js';
 import { WebPushWorker } from './web-push.worker.js';
@@ -22,9 +23,10 @@ export class NotificationWorker {
     private readonly store: NotificationStore,
     webPush: WebPushWorker,
     fcm: FcmWorker,
+    email: EmailWorker,
     @Optional() private readonly metrics?: Metrics,
   ) {
-    this.channels = { webpush: webPush, fcm };
+    this.channels = { webpush: webPush, fcm, email };
   }
 
   /** The queue's handler; bound, so it can be passed around. */
@@ -89,11 +91,17 @@ export class NotificationWorker {
     const note = delivered
       ? null
       : devices.length === 0
-        ? `${job.username} has no ${job.channel === 'fcm' ? 'FCM token' : 'push subscription'}.`
+        ? `${job.username} has no ${NO_DEVICE[job.channel]}.`
         : 'The push service no longer knows the device.';
     await finish(delivered ? 'delivered' : 'removed', note, unmarked);
   };
 }
+
+const NO_DEVICE: Record<NotificationJob['channel'], string> = {
+  webpush: 'push subscription',
+  fcm: 'FCM token',
+  email: 'email address (or turned email off)',
+};
 
 function asDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;

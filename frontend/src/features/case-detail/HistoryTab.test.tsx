@@ -107,6 +107,18 @@ describe('history sentences', () => {
     expect(lines[7].who).toBe('tech (Technician)');
   });
 
+  it('reads the at-risk alerts of the lab’s scan, each kind in its own words', () => {
+    position = 0;
+    const lines = historyLines([
+      entry('CaseAtRisk', { kind: 'at_risk', day: '2025-01-30', deliveryDate: '2025-02-01' }, 'system'),
+      entry('CaseAtRisk', { kind: 'overdue', day: '2025-02-03', deliveryDate: '2025-02-01' }, 'system'),
+    ]);
+    expect(lines.map((line) => line.sentence)).toEqual([
+      'The managers were alerted that the case is at risk of missing its due date (Feb 1, 2025)',
+      'The managers were alerted that the case is overdue (due Feb 1, 2025)',
+    ]);
+  });
+
   it('without the earlier events an edit shows the new values', () => {
     position = 0;
     const [line] = historyLines([entry('CaseDetailsEdited', { changes: { clinicName: 'New Clinic' } })]);

@@ -138,6 +138,11 @@ function describe(
         sentence: H.FollowUpOrdered(who, text(data.kind), text(data.caseId)),
         details: reorderDetails(data),
       };
+    case 'CaseAtRisk': {
+      // The lab's own scan raised it: the sentence names what happened, not the 'system' actor.
+      const due = show('deliveryDate', data.deliveryDate);
+      return { sentence: data.kind === 'overdue' ? H.CaseOverdue(due) : H.CaseAtRisk(due), details: [] };
+    }
     default:
       return { sentence: H.unknown(who, entry.type), details: [] };
   }

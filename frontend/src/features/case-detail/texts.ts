@@ -233,6 +233,9 @@ export const HISTORY_TEXTS = {
   FollowUpOrdered: (who: string, kind: string, caseId: string) => `${who} ordered a ${kind}: ${caseId}`,
   file: 'File',
   reasonCode: 'Reason code',
+  CaseAtRisk: (due: string) =>
+    `The managers were alerted that the case is at risk of missing its due date (${due})`,
+  CaseOverdue: (due: string) => `The managers were alerted that the case is overdue (due ${due})`,
   unknown: (who: string, type: string) => `${who}: ${type}`,
   reason: 'Reason',
   comment: 'Comment',

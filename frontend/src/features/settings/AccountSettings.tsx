@@ -3,6 +3,7 @@ import { checkNewPassword, USER_TEXTS, type User } from '@alignerflow/domain';
 import { ApiError, api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
+import { MyNotifications } from './MyNotifications';
 import { SETTINGS_TEXTS } from './texts';
 
 interface AccountSettingsProps {
@@ -60,6 +61,8 @@ export function AccountSettings({ user, onSignedOut }: AccountSettingsProps) {
 
   return (
     <div className="settings-section">
+      <MyNotifications user={user} />
+
       <form className="card form" onSubmit={change} noValidate>
         <h3>{SETTINGS_TEXTS.changePassword}</h3>
         {/* Lets password managers tie the new password to this account. */}

@@ -5,6 +5,7 @@ import { cache, useCache } from '../../api/cache';
 import { loadUsers } from '../../api/queries';
 import { Icon } from '../../components/Icon';
 import { SETTINGS_TEXTS } from './texts';
+import { UserChannels } from './UserChannels';
 import { UserPicker } from './UserPicker';
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
@@ -122,6 +123,8 @@ export function NotificationSettings() {
           {SETTINGS_TEXTS.usersLoadFailed}
         </p>
       ) : null}
+
+      <UserChannels users={users} />
 
       <div className="card">
         <h3>{SETTINGS_TEXTS.sendTest}</h3>

@@ -101,5 +101,28 @@ export const SETTINGS_TEXTS = {
   preferenceUpdated: (user: string) => `Preference updated for ${user}.`,
   preferenceFailed: (message: string) => `Failed to update preference. ${message}`,
   usersLoadFailed: 'Failed to load users',
+
+  // Notification channels: a Manager's per-user switches and everyone's own panel
+  channels: 'Notification Channels',
+  channelsHint:
+    'Who is told on which channel besides the open app. Email needs an address; push needs a subscribed device.',
+  channelPush: 'Push',
+  channelEmail: 'Email',
+  channelFor: (channel: string, user: string) => `${channel} notifications for ${user}`,
+  noEmail: 'No email address',
+  channelSaved: (user: string) => `Notification channels saved for ${user}.`,
+  channelFailed: (message: string) => `Failed to save the notification channels. ${message}`,
+  myNotifications: 'My Notifications',
+  myNotificationsHint:
+    'Alerts also reach you when AlignerFlow is closed: on this device by push, and by email.',
+  pushSwitch: 'Push notifications',
+  pushSwitchHint: 'On the devices where you allowed notifications.',
+  emailSwitch: 'Email notifications',
+  emailSwitchHint: (email: string | null) =>
+    email ? `Sent to ${email}.` : 'Add your email address below to receive them.',
+  emailAddress: 'Email address',
+  saveEmail: 'Save Email',
+  emailSaved: 'Email address saved.',
+  emailFailed: (message: string) => `Failed to save the email address. ${message}`,
   defaultTitle: 'AlignerFlow',
 } as const;

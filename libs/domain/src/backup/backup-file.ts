@@ -25,7 +25,7 @@ import { isCaseId } from '../case/case-id.js';
 import { notesTextLength } from '../case/notes-bound.js';
 import { CASE_STATUSES, parseStatus, STATUS_LABELS, statusIndex, type CaseStatus } from '../case/status.js';
 import { isAdminUsername, parseRole, type Actor, type Role } from '../permissions/roles.js';
-import { checkEmail, USER_TEXTS } from '../users/users.js';
+import { checkEmail, checkNotify, USER_TEXTS, type NotifyChannels } from '../users/users.js';
 import {
   checkLink,
   checkText,
@@ -45,6 +45,8 @@ export interface BackupUser {
   role: Role;
   email: string | null;
   activationSoundEnabled: boolean;
+  /** Absent in backups written before users chose their channels: both on. */
+  notify?: NotifyChannels;
   passwordHash?: string;
   password?: string;
 }
@@ -134,7 +136,19 @@ function checkUser(raw: unknown): BackupUser {
   const email = checkEmail(user.email);
   if ('error' in email) fail(email.error);
   const activationSoundEnabled = user.activationSoundEnabled !== false;
-  const base = { username, role, email: 'value' in email ? email.value : null, activationSoundEnabled };
+  let notify: NotifyChannels | undefined;
+  if (user.notify !== undefined && user.notify !== null) {
+    const checked = checkNotify(user.notify);
+    if ('error' in checked) fail(checked.error);
+    else notify = checked.value;
+  }
+  const base = {
+    username,
+    role,
+    email: 'value' in email ? email.value : null,
+    activationSoundEnabled,
+    ...(notify ? { notify } : {}),
+  };
   if (typeof user.passwordHash === 'string' && user.passwordHash !== '') {
     if (!/^\$argon2(id|i|d)\$/.test(user.passwordHash) || user.passwordHash.length > 512) {
       fail('passwordHash is not an argon2 hash.');

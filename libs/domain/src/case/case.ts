@@ -135,6 +135,11 @@ export interface Case {
   followUps: FollowUp[];
   /** The stream version: how many events made this state. */
   version: number;
+  /**
+   * The day (YYYY-MM-DD, the lab's) of the last CaseAtRisk of each kind, so that decide alerts
+   * once per case, kind and day. Absent until the first alert; nothing else reads it.
+   */
+  riskAlerts?: { at_risk?: string; overdue?: string };
   /** Set by CaseDeleted; a deleted case is invisible to every read and command. */
   deleted?: boolean;
   /**

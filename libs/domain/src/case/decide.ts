@@ -16,6 +16,7 @@ import { nextStatus, parseStatus, STATUS_LABELS } from './status.js';
 import { CASE_TEXTS } from './texts.js';
 import { decideAddFiles, decideRemoveFile } from './decide-files.js';
 import { decideReorder, type ReorderInput } from './decide-reorder.js';
+import { AT_RISK_DAYS, isAtRisk, isOverdue } from './at-risk.js';
 import {
   can,
   canActOnCase,
@@ -79,7 +80,9 @@ export type CaseCommand =
   | { type: 'DeleteCase' }
   | { type: 'AddFiles'; files: unknown }
   | { type: 'RemoveFile'; url: unknown; reason: unknown }
-  | { type: 'OrderFollowUp'; newCaseId: string; input: ReorderInput };
+  | { type: 'OrderFollowUp'; newCaseId: string; input: ReorderInput }
+  /** The at-risk scan: alert the Managers if the case is at risk now and was not alerted today. */
+  | { type: 'FlagAtRisk'; atRiskDays?: number };
 
 export type CaseCommandType = CaseCommand['type'];
 
@@ -197,6 +200,8 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       return decideRemoveFile(state, command.url, command.reason, actor);
     case 'OrderFollowUp':
       return decideReorder(state, command.newCaseId, command.input, actor);
+    case 'FlagAtRisk':
+      return decideRisk(state, now, command.atRiskDays ?? AT_RISK_DAYS);
   }
 }
 
@@ -572,4 +577,23 @@ function decideStageScan(state: Case, stageNumber: number, actor: Actor): Decisi
     });
   }
   return accept(...events);
+}
+
+/** The lab's day of an instant, YYYY-MM-DD in the server's time zone (the at-risk rule's day). */
+export function localDay(at: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
+/**
+ * One CaseAtRisk per case, kind and day: at risk by the one rule (at-risk.ts; never while held),
+ * overdue when the due day has passed, and not yet alerted of that kind today.
+ */
+function decideRisk(state: Case, now: string, atRiskDays: number): Decision {
+  const at = new Date(now);
+  if (state.deleted || !isAtRisk(state, at, atRiskDays)) return conflict(CASE_TEXTS.notAtRisk);
+  const kind = isOverdue(state, at) ? 'overdue' : 'at_risk';
+  const day = localDay(at);
+  if (state.riskAlerts?.[kind] === day) return conflict(CASE_TEXTS.riskAlreadyAlerted(kind, day));
+  return accept({ type: 'CaseAtRisk', data: { kind, day, deliveryDate: state.deliveryDate } });
 }

@@ -10,6 +10,9 @@ import type {
 } from './case.js';
 import type { CaseStatus } from './status.js';
 
+/** at_risk: due within AT_RISK_DAYS; overdue: the due day has passed. */
+export type RiskKind = 'at_risk' | 'overdue';
+
 export interface CaseDetails {
   patientName: string;
   doctorName: string;
@@ -65,6 +68,8 @@ export type CaseEventData =
       type: 'FollowUpOrdered';
       data: { caseId: string; kind: ReorderKind; reasonCode: RemakeReasonCode | null; reason: string };
     }
+  /** The Managers were alerted that the case may miss its due date (at most once a day per kind). */
+  | { type: 'CaseAtRisk'; data: { kind: RiskKind; day: string; deliveryDate: string | null } }
   /** A case brought in whole by a restore; its earlier history lives in the backup, not here. */
   | { type: 'CaseImported'; data: { case: Omit<Case, 'version'> } };
 
@@ -94,6 +99,7 @@ export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
   'FilesAdded',
   'FileRemoved',
   'FollowUpOrdered',
+  'CaseAtRisk',
 ];
 
 export function caseStreamId(caseId: string): string {

@@ -255,6 +255,16 @@ describe('every event type changes what it should', () => {
       },
       (_before, after) => expect(after.followUps).toEqual([{ caseId: 'CA-2025-999', kind: 'remake' }]),
     ],
+    [
+      'CaseAtRisk (only the record of the alert changes)',
+      { type: 'CaseAtRisk', data: { kind: 'overdue', day: '2025-03-21', deliveryDate: '2025-03-20' } },
+      (before, after) => {
+        const { riskAlerts, version: _after, ...rest } = after;
+        const { version: _before, ...restBefore } = before;
+        expect(rest).toEqual(restBefore);
+        expect(riskAlerts).toEqual({ overdue: '2025-03-21' });
+      },
+    ],
   ])('%s', (_label, event, check) => {
     const before = deepFreeze(structuredClone(base));
     const after = evolve(before, { ...event, actor: manager, at } as CaseEvent);
@@ -285,6 +295,7 @@ describe('every event type changes what it should', () => {
         'FilesAdded',
         'FileRemoved',
         'FollowUpOrdered',
+        'CaseAtRisk',
       ].sort(),
     );
   });

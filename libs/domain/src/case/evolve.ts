@@ -142,6 +142,10 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
     case 'FollowUpOrdered':
       next.followUps = [...(next.followUps ?? []), { caseId: event.data.caseId, kind: event.data.kind }];
       break;
+    case 'CaseAtRisk':
+      // Only the bookkeeping of alerts: the case itself is as it was.
+      next.riskAlerts = { ...next.riskAlerts, [event.data.kind]: event.data.day };
+      break;
   }
   return next;
 }

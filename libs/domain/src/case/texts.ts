@@ -24,6 +24,9 @@ export const CASE_TEXTS = {
   qrAlreadyAssignedNote: (stage: string, technician: string, owner: string) =>
     `${technician} generated the case QR code; ${stage} stays assigned to ${owner}.`,
   managerOnly: 'Only a manager can do this.',
+  notAtRisk: 'This case is not at risk.',
+  riskAlreadyAlerted: (kind: string, day: string) =>
+    `The ${kind.replace('_', '-')} alert of ${day} was already sent.`,
   chooseDoctor: 'Choose a doctor to approve this case.',
   notADoctor: (username: string) => `"${username}" is not a doctor.`,
   onlyAtPendingApproval: 'Only a case pending approval can be approved or rejected.',

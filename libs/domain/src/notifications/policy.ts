@@ -1,5 +1,5 @@
 import type { Case } from '../case/case.js';
-import type { CaseEvent } from '../case/events.js';
+import type { CaseEvent, RiskKind } from '../case/events.js';
 import { STATUS_LABELS } from '../case/status.js';
 import type { Role } from '../permissions/roles.js';
 
@@ -18,7 +18,36 @@ export interface Alert {
   caseId: string;
   /** The doctor a doctor_alert is addressed to. */
   doctor?: string;
+  /** Set on the at-risk alerts: the stream's `kind` of a manager_alert. */
+  risk?: RiskKind;
 }
+
+/**
+ * How an alert names the patient: in full on the lab's own screens and devices, by initials in
+ * an email, which leaves the lab's systems.
+ */
+export type PatientNaming = 'full' | 'initials';
+
+/** "Jane van Doe" → "J.v.D."; a name without letters stays unnamed. */
+export function patientInitials(name: string): string {
+  const initials = name
+    .trim()
+    .split(/[\s-]+/)
+    .map((part) => [...part].find((char) => /\p{L}/u.test(char)))
+    .filter((char): char is string => !!char)
+    .map((char) => `${char}.`)
+    .join('');
+  return initials || 'patient';
+}
+
+export const RISK_ALERT_TEXTS = {
+  atRiskTitle: 'Case at risk',
+  atRiskBody: (caseId: string, patient: string, due: string, status: string) =>
+    `${caseId} for ${patient} is due ${due} and is still at ${status}.`,
+  overdueTitle: 'Case overdue',
+  overdueBody: (caseId: string, patient: string, due: string, status: string) =>
+    `${caseId} for ${patient} was due ${due} and is still at ${status}.`,
+} as const;
 
 /** The case events alertsFor may answer an alert for; any other never alerts (no state needed). */
 export const ALERTING_CASE_EVENTS: ReadonlySet<string> = new Set<CaseEvent['type']>([
@@ -28,15 +57,20 @@ export const ALERTING_CASE_EVENTS: ReadonlySet<string> = new Set<CaseEvent['type
   'CaseResumed',
   'ChangesRequested',
   'CaseRejected',
+  'CaseAtRisk',
 ]);
 
 /**
  * The notification policy of the product decisions: which case events tell whom. Both the live
  * stream's alerts and the push notifications come from here.
  */
-export function alertsFor(event: CaseEvent, after: Omit<Case, 'notes'>): Alert[] {
+export function alertsFor(
+  event: CaseEvent,
+  after: Omit<Case, 'notes'>,
+  naming: PatientNaming = 'full',
+): Alert[] {
   const caseId = after.id;
-  const patient = after.patientName;
+  const patient = naming === 'full' ? after.patientName : patientInitials(after.patientName);
   const toManagers = (title: string, body: string): Alert => ({
     kind: 'manager_alert',
     audience: { roles: ['Manager'] },
@@ -95,6 +129,20 @@ export function alertsFor(event: CaseEvent, after: Omit<Case, 'notes'>): Alert[]
           caseId,
         },
       ];
+    }
+    case 'CaseAtRisk': {
+      const due = event.data.deliveryDate ?? 'on no set date';
+      const overdue = event.data.kind === 'overdue';
+      const alert = overdue
+        ? toManagers(
+            RISK_ALERT_TEXTS.overdueTitle,
+            RISK_ALERT_TEXTS.overdueBody(caseId, patient, due, after.status),
+          )
+        : toManagers(
+            RISK_ALERT_TEXTS.atRiskTitle,
+            RISK_ALERT_TEXTS.atRiskBody(caseId, patient, due, after.status),
+          );
+      return [{ ...alert, risk: event.data.kind }];
     }
     default:
       return [];

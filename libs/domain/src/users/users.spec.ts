@@ -112,6 +112,7 @@ const userState = (username: string, role: UserState['role'], extra: Partial<Use
   role,
   email: null,
   activationSoundEnabled: true,
+  notify: { push: true, email: true },
   passwordHash: 'hash',
   deleted: false,
   version: 1,
@@ -419,6 +420,7 @@ describe('evolveUser and the public shape', () => {
       email: null,
       passwordHash: 'h1',
       activationSoundEnabled: true, // treated as true unless explicitly false
+      notify: { push: true, email: true },
       deleted: false,
       version: 1,
     });
@@ -444,6 +446,7 @@ describe('evolveUser and the public shape', () => {
       role: 'Doctor',
       email: null,
       activationSoundEnabled: false,
+      notify: { push: true, email: true }, // an older import: both on
       passwordHash: 'h',
       deleted: false,
       version: 1,
@@ -457,6 +460,7 @@ describe('evolveUser and the public shape', () => {
       role: 'Technician',
       email: 't@x.io',
       activationSoundEnabled: true,
+      notify: { push: true, email: true },
     });
     expect(Object.keys(shown)).not.toContain('passwordHash');
   });

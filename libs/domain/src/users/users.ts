@@ -16,6 +16,7 @@ export const USER_TEXTS = {
   passwordEmpty: 'Password cannot be empty.',
   passwordTooShort: 'Password must be at least 8 characters.',
   currentPasswordWrong: 'The current password is incorrect.',
+  notifyInvalid: 'notify must be {push: boolean, email: boolean}.',
   tooManySignIns: (minutes: number) => `Too many sign-in attempts. Try again in ${minutes} minute(s).`,
 } as const;
 
@@ -37,11 +38,21 @@ export function tooManySignInsText(retryAfterSeconds: number): string {
   return USER_TEXTS.tooManySignIns(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
 }
 
+/** The channels a user is told on besides the open app (api.md, Reach and insight). */
+export interface NotifyChannels {
+  push: boolean;
+  email: boolean;
+}
+
+/** Everyone is told on every channel until they turn one off (also users of older logs). */
+export const DEFAULT_NOTIFY: NotifyChannels = { push: true, email: true };
+
 export interface User {
   username: string;
   role: Role;
   email: string | null;
   activationSoundEnabled: boolean;
+  notify: NotifyChannels;
 }
 
 export interface UserState extends User {
@@ -58,11 +69,17 @@ export type UserEventData =
   | {
       type: 'UserUpdated';
       data: {
-        changes: Partial<Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash'>>;
+        changes: Partial<
+          Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash' | 'notify'>
+        >;
       };
     }
   | { type: 'UserDeleted'; data: Record<string, never> }
-  | { type: 'UserImported'; data: { user: User & { passwordHash: string } } };
+  /** `notify` is absent in imports written before users chose their channels. */
+  | {
+      type: 'UserImported';
+      data: { user: Omit<User, 'notify'> & { notify?: NotifyChannels; passwordHash: string } };
+    };
 
 export function userStreamId(username: string): string {
   return `user-${username.toLowerCase()}`;
@@ -72,11 +89,12 @@ export function evolveUser(state: UserState | null, event: UserEventData): UserS
   const version = (state?.version ?? 0) + 1;
   switch (event.type) {
     case 'UserCreated':
-      return { ...event.data, activationSoundEnabled: true, deleted: false, version };
+      return { ...event.data, activationSoundEnabled: true, notify: DEFAULT_NOTIFY, deleted: false, version };
     case 'UserImported':
-      return { ...event.data.user, deleted: false, version };
+      return { ...event.data.user, notify: notifyOf(event.data.user), deleted: false, version };
     case 'UserUpdated':
-      return { ...state!, ...event.data.changes, version };
+      // A state of an older snapshot may lack `notify`: the default, then the change.
+      return { ...state!, notify: notifyOf(state!), ...event.data.changes, version };
     case 'UserDeleted':
       return { ...state!, deleted: true, version };
   }
@@ -84,7 +102,31 @@ export function evolveUser(state: UserState | null, event: UserEventData): UserS
 
 export function publicUser(state: UserState): User {
   const { username, role, email, activationSoundEnabled } = state;
-  return { username, role, email, activationSoundEnabled };
+  return { username, role, email, activationSoundEnabled, notify: notifyOf(state) };
+}
+
+/** A user's channels, the defaults filling what an older record or a partial value lacks. */
+export function notifyOf(user: { notify?: Partial<NotifyChannels> | null }): NotifyChannels {
+  return {
+    push: user.notify?.push !== false,
+    email: user.notify?.email !== false,
+  };
+}
+
+/** A `notify` value from a request or a backup: both switches optional, each a boolean. */
+export function checkNotify(
+  value: unknown,
+  current: NotifyChannels = DEFAULT_NOTIFY,
+): { value: NotifyChannels } | { error: string } {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: USER_TEXTS.notifyInvalid };
+  const { push, email, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length) return { error: USER_TEXTS.notifyInvalid };
+  if (
+    (push !== undefined && typeof push !== 'boolean') ||
+    (email !== undefined && typeof email !== 'boolean')
+  )
+    return { error: USER_TEXTS.notifyInvalid };
+  return { value: { push: push ?? current.push, email: email ?? current.email } };
 }
 
 const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
@@ -131,7 +173,9 @@ export type UserCommand =
   | { type: 'CreateUser'; user: { username: string; role: Role; email: string | null; passwordHash: string } }
   | {
       type: 'UpdateUser';
-      changes: Partial<Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash'>>;
+      changes: Partial<
+        Pick<UserState, 'role' | 'email' | 'activationSoundEnabled' | 'passwordHash' | 'notify'>
+      >;
     }
   | { type: 'DeleteUser' };
 
@@ -165,7 +209,11 @@ export function decideUser(
       }
       const changes = Object.fromEntries(
         Object.entries(command.changes).filter(
-          ([field, value]) => value !== undefined && value !== live[field as keyof UserState],
+          ([field, value]) =>
+            value !== undefined &&
+            (field === 'notify'
+              ? !sameNotify(value as NotifyChannels, notifyOf(live))
+              : value !== live[field as keyof UserState]),
         ),
       );
       return {
@@ -179,4 +227,8 @@ export function decideUser(
       if (!live) return fail('not_found', USER_TEXTS.notFound);
       return { ok: true, events: [{ type: 'UserDeleted', data: {} }] };
   }
+}
+
+function sameNotify(a: NotifyChannels, b: NotifyChannels): boolean {
+  return a.push === b.push && a.email === b.email;
 }

@@ -1,0 +1,113 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { casesAtRisk, isOverdue, localDay, SYSTEM_ACTOR, type Case } from '@alignerflow/domain';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { CaseCommandService } from '../../cases/case-command.service.js';
+import { DomainRejection } from '../../common/domain-rejection.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../notifications.config.js';
+
+/** Arbitrary but fixed: the processes of one database take turns scanning. */
+const SCAN_LOCK_ID = '7240913350164081005';
+
+/**
+ * Every RISK_SCAN_INTERVAL_MS, the cases at risk (the one rule of libs/domain, at-risk.ts) get a
+ * CaseAtRisk event through the case's own command path, which the notification policy turns into
+ * a manager_alert, push and email to the Managers. The domain refuses a second alert of one kind
+ * on one day for a case, so a restart, an overlapping scan or a second process never repeats one;
+ * the advisory lock only spares the other processes the same work.
+ */
+@Injectable()
+export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('AtRiskScan');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<string[] | null>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly commands: CaseCommandService,
+    @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.scanLogged(), this.config.riskScanIntervalMs);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * One scan as of `now`: the ids of the cases alerted, or null when another process is scanning.
+   * Public for tests, which move the clock.
+   */
+  scan(now: Date = new Date()): Promise<string[] | null> {
+    const run = (this.running ?? Promise.resolve(null)).catch(() => null).then(() => this.scanOnce(now));
+    this.running = run;
+    return run;
+  }
+
+  private async scanLogged(): Promise<void> {
+    try {
+      const alerted = await this.scan();
+      if (alerted?.length) this.logger.log(`alerted the managers of ${alerted.length} case(s) at risk`);
+    } catch (error) {
+      // The next interval tries again (the database may be restarting).
+      this.logger.warn(`at-risk scan failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async scanOnce(now: Date): Promise<string[] | null> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ ok }] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [SCAN_LOCK_ID]);
+      if (!ok) return null;
+      try {
+        return await this.alertAll(now, runner);
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [SCAN_LOCK_ID]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async alertAll(now: Date, runner: { query: DataSource['query'] }): Promise<string[]> {
+    const days = this.config.atRiskDays;
+    const today = localDay(now);
+    // A coarse cut in SQL (due by the end of the window), then the one rule on each case.
+    const cutoff = localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days + 1));
+    const rows: { data: Omit<Case, 'version' | 'notes'> }[] = await runner.query(
+      `SELECT data FROM case_view
+        WHERE NOT deleted AND NOT on_hold AND delivery_date IS NOT NULL AND delivery_date < $1::date`,
+      [cutoff],
+    );
+    const atRisk = casesAtRisk(
+      rows.map((row) => row.data),
+      now,
+      days,
+    ).filter((item) => item.riskAlerts?.[isOverdue(item, now) ? 'overdue' : 'at_risk'] !== today);
+    const alerted: string[] = [];
+    for (const item of atRisk) {
+      try {
+        await this.commands.execute(item.id, { type: 'FlagAtRisk', atRiskDays: days }, SYSTEM_ACTOR, {
+          correlationId: `risk-scan-${randomUUID()}`,
+          at: now.toISOString(),
+        });
+        alerted.push(item.id);
+      } catch (error) {
+        // Changed meanwhile (resumed, advanced, alerted by another process): the domain said no.
+        if (!(error instanceof DomainRejection)) throw error;
+      }
+    }
+    return alerted;
+  }
+}
