@@ -1,4 +1,4 @@
-import { checkPricing } from '../case/decide.js';
+import { checkPricing } from '../case/input-checks.js';
 import {
   CASE_TYPE,
   DEFAULT_ASSIGNEE,

@@ -1,6 +1,8 @@
 import type { Actor, Role } from '../permissions/roles.js';
 import type { Case } from './case.js';
-import { type CaseCommand, type Decision, advanceAvailability, workflowBlock } from './decide.js';
+import { type CaseCommand } from './commands.js';
+import { advanceAvailability, workflowBlock } from './decide.js';
+import { type Decision } from './decision.js';
 import { ALL_CASE_STATUSES, CASE_STATUSES, type CaseStatus, nextStatus, statusIndex } from './status.js';
 import { CASE_TEXTS } from './texts.js';
 import {

@@ -1,6 +1,7 @@
 import type { Actor, Role } from '../permissions/roles.js';
 import type { Case } from './case.js';
-import type { CaseCommand, Decision } from './decide.js';
+import type { CaseCommand } from './commands.js';
+import type { Decision } from './decision.js';
 import { CASE_STATUSES } from './status.js';
 import {
   E,

@@ -1,6 +1,9 @@
 import type { Actor, Role } from '../permissions/roles.js';
 import type { Case } from './case.js';
-import { type Decision, type NewCaseInput, checkNewCase, decide } from './decide.js';
+import { type NewCaseInput } from './commands.js';
+import { decide } from './decide.js';
+import { type Decision } from './decision.js';
+import { checkNewCase } from './input-checks.js';
 import type { CaseEventData } from './events.js';
 import { CASE_STATUSES } from './status.js';
 import { CASE_TEXTS } from './texts.js';

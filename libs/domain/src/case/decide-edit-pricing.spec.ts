@@ -1,6 +1,8 @@
 import type { Role } from '../permissions/roles.js';
 import type { CaseFile } from './case.js';
-import { type CaseCommand, type Decision, checkPricing } from './decide.js';
+import { type CaseCommand } from './commands.js';
+import { type Decision } from './decision.js';
+import { checkPricing } from './input-checks.js';
 import type { CaseEventData } from './events.js';
 import {
   BY_ROLE,

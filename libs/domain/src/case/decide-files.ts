@@ -1,7 +1,6 @@
 import { type Case, type CaseFile, type FileType } from './case.js';
-import type { CaseEventData } from './events.js';
 import { CASE_TEXTS, CASE_WORK_TEXTS } from './texts.js';
-import type { Decision, RejectionKind } from './decide.js';
+import { accept, reject, type Decision } from './decision.js';
 import type { Actor } from '../permissions/roles.js';
 import { checkText, LIMITS } from '../validation/validation.js';
 
@@ -10,12 +9,6 @@ export const ADDABLE_FILE_TYPES: readonly FileType[] = ['STL', 'Photo', 'Documen
 
 /** A file stored by POST /upload: {base}api/files/{id}/{name}. */
 export const STORED_FILE_URL = /^\/(?:[^?#]*\/)?api\/files\/[0-9a-f-]{36}\/[^/?#]+$/;
-
-const reject = (kind: RejectionKind, message: string): Decision => ({
-  ok: false,
-  rejection: { kind, message },
-});
-const accept = (...events: CaseEventData[]): Decision => ({ ok: true, events });
 
 /**
  * Adding files to a case: anyone who may see the case (staff, its doctor). Only files stored by

@@ -1,7 +1,8 @@
 import type { Actor } from '../permissions/roles.js';
 import { LIMITS } from '../validation/validation.js';
 import type { Case } from './case.js';
-import type { CaseCommand, Decision } from './decide.js';
+import type { CaseCommand } from './commands.js';
+import type { Decision } from './decision.js';
 import { notesSize, notesTextLength } from './notes-bound.js';
 import type { CaseStatus } from './status.js';
 import { CASE_TEXTS } from './texts.js';

@@ -9,7 +9,7 @@ import {
 import type { CaseEventData } from './events.js';
 import { STATUS_LABELS } from './status.js';
 import { CASE_WORK_TEXTS } from './texts.js';
-import type { Decision, RejectionKind } from './decide.js';
+import { reject, type Decision } from './decision.js';
 import { isAssignedDoctor } from '../permissions/permissions.js';
 import type { Actor } from '../permissions/roles.js';
 import { addDays, checkText, LIMITS } from '../validation/validation.js';
@@ -22,11 +22,6 @@ export interface ReorderInput {
 
 type FollowUpOrdered = Extract<CaseEventData, { type: 'FollowUpOrdered' }>['data'];
 type CaseCreatedData = Extract<CaseEventData, { type: 'CaseCreated' }>['data'];
-
-const reject = (kind: RejectionKind, message: string): Decision => ({
-  ok: false,
-  rejection: { kind, message },
-});
 
 /**
  * A remake or refinement of a completed case, ordered by a Manager or the case's doctor. The

@@ -1,6 +1,7 @@
 import type { Actor } from '../permissions/roles.js';
 import type { Case, CaseFile } from './case.js';
-import type { CaseCommand, Decision } from './decide.js';
+import type { CaseCommand } from './commands.js';
+import type { Decision } from './decision.js';
 import type { CaseStatus } from './status.js';
 import {
   E,

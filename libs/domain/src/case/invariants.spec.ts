@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import type { Case } from './case.js';
-import {
-  decide,
-  type CaseCommand,
-  type CaseCommandType,
-  type Decision,
-  type NewCaseInput,
-} from './decide.js';
+import { type CaseCommand, type CaseCommandType, type NewCaseInput } from './commands.js';
+import { decide } from './decide.js';
+import { type Decision } from './decision.js';
 import { CASE_EVENT_TYPES, type CaseEvent, type CaseEventData } from './events.js';
 import { evolve, foldCase } from './evolve.js';
 import { ALL_CASE_STATUSES, CASE_STATUSES, nextStatus, statusIndex, type CaseStatus } from './status.js';

@@ -1,7 +1,7 @@
 /** fast-check arbitraries of case commands, actors and starting cases, for the invariant specs. */
 import fc from 'fast-check';
 import type { Case } from '../case/case.js';
-import { type CaseCommand, type NewCaseInput } from '../case/decide.js';
+import { type CaseCommand, type NewCaseInput } from '../case/commands.js';
 import { ALL_CASE_STATUSES, WORKFLOW_ORDER } from '../case/status.js';
 import { type Actor, type Role } from '../permissions/roles.js';
 

@@ -4,7 +4,9 @@
  * not part of the built library.
  */
 import type { Case, StageStatus } from '../case/case.js';
-import { decide, type CaseCommand, type Decision } from '../case/decide.js';
+import { type CaseCommand } from '../case/commands.js';
+import { decide } from '../case/decide.js';
+import { type Decision } from '../case/decision.js';
 import type { CaseEventData } from '../case/events.js';
 import { evolve } from '../case/evolve.js';
 import { nextStatus, type CaseStatus } from '../case/status.js';

@@ -1,7 +1,7 @@
 import { isAdminUsername, parseRole, sameUsername, type Actor, type Role } from '../permissions/roles.js';
 import { can } from '../permissions/permissions.js';
 import { checkText, LIMITS } from '../validation/validation.js';
-import type { Rejection } from '../case/decide.js';
+import type { Rejection } from '../case/decision.js';
 
 export const USER_TEXTS = {
   emptyCredentials: 'Username and password cannot be empty.',

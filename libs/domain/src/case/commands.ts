@@ -1,0 +1,44 @@
+/** The commands a case is decided on, as the domain names them. */
+import type { ReorderInput } from './decide-reorder.js';
+import type { Role } from '../permissions/roles.js';
+
+export interface NewCaseInput {
+  patientName?: unknown;
+  doctorName?: unknown;
+  clinicName?: unknown;
+  priority?: unknown;
+  deliveryDate?: unknown;
+  treatmentPlanNotes?: unknown;
+  files?: unknown;
+  price?: unknown;
+  upperSheets?: unknown;
+  lowerSheets?: unknown;
+}
+
+export type StagingAction = 'start' | 'complete' | 'reopen' | 'reset';
+
+export type CaseCommand =
+  | { type: 'CreateCase'; caseId: string; input: NewCaseInput }
+  | { type: 'ApproveCase'; doctorUsername: string; doctor: { username: string; role: Role } | null }
+  | { type: 'RejectCase'; reason: unknown }
+  | { type: 'AdvanceStage'; fromStatus?: string }
+  | { type: 'ApproveTreatmentPlan' }
+  | { type: 'RequestChanges'; comment: unknown }
+  | { type: 'HoldCase' }
+  | { type: 'ResumeCase' }
+  | { type: 'EditCase'; fields: Record<string, unknown> }
+  | { type: 'UpdatePricing'; price: unknown; upperSheets: unknown; lowerSheets: unknown }
+  | { type: 'SaveSimulationLinks'; simulationVideoUrl: unknown; simulationExternalLink: unknown }
+  | { type: 'ReassignStage'; stage: string; assignee: unknown; assigneeIsLabUser: boolean }
+  | { type: 'GenerateCaseQr' }
+  | { type: 'AddNote'; text: unknown }
+  | { type: 'ChangeAlignerStage'; stageNumber: number; action: StagingAction }
+  | { type: 'ScanAlignerStage'; stageNumber: number }
+  | { type: 'DeleteCase' }
+  | { type: 'AddFiles'; files: unknown }
+  | { type: 'RemoveFile'; url: unknown; reason: unknown }
+  | { type: 'OrderFollowUp'; newCaseId: string; input: ReorderInput }
+  /** The at-risk scan: alert the Managers if the case is at risk now and was not alerted today. */
+  | { type: 'FlagAtRisk'; atRiskDays?: number };
+
+export type CaseCommandType = CaseCommand['type'];
