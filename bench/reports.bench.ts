@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { ReportsQueries, SUMMARY_SQL } from '../backend/src/reports/reports.queries';
 import { startTestApp, type TestApp } from '../test/support/test-app';
 import { percentile, thousands } from './support/load';

@@ -2,7 +2,7 @@ import { localDay, RISK_ALERT_TEXTS } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { AtRiskScanner } from '../backend/src/notifications/at-risk/at-risk-scanner';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { eventually, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { SmtpSink } from './support/smtp-sink';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
-import { ProjectionRebuildService } from '../backend/src/projections/projection-rebuild.service';
+import { ProjectionRebuildService } from '../backend/src/rebuild/projection-rebuild.service';
 import type { ApiClient } from './support/http';
 import { secretKeys } from './support/no-secrets';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -1,7 +1,7 @@
 import { CASE_TEXTS, CASE_WORK_TEXTS, UPLOAD_TEXTS } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import type { ApiClient } from './support/http';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
 import { startTestApp, type TestApp } from './support/test-app';

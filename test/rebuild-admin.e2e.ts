@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
-import { ProjectionRebuildService } from '../backend/src/projections/projection-rebuild.service';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuildService } from '../backend/src/rebuild/projection-rebuild.service';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 

@@ -15,7 +15,8 @@ import {
 import { DataSource, type QueryRunner } from 'typeorm';
 import { CaseViewProjection } from '../backend/src/cases/projections/case-view.projection';
 import { EventStore, withTransaction, type NewEvent } from '../backend/src/event-store/event-store';
-import { ProjectionRebuilder, type RebuildProgress } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
+import { type RebuildProgress } from '../backend/src/rebuild/rebuild-progress';
 import { UserViewProjection } from '../backend/src/users/user-view.projection';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -2,7 +2,7 @@ import { caseStreamId, type Actor, type CaseCommand } from '@alignerflow/domain'
 import { DataSource } from 'typeorm';
 import { CaseCommandService } from '../backend/src/cases/case-command.service';
 import { EventStore } from '../backend/src/event-store/event-store';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 

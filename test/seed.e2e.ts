@@ -7,7 +7,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
-import { ProjectionRebuilder } from '../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -11,8 +11,8 @@ import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
 import { createEventStore } from './event-store/event-store.module.js';
-import { describe } from './projections/projection-rebuild.service.js';
-import { ProjectionRebuilder } from './projections/projection-rebuilder.js';
+import { describe } from './rebuild/projection-rebuild.service.js';
+import { ProjectionRebuilder } from './rebuild/projection-rebuilder.js';
 
 const LOG_EVERY_MS = 1000;
 

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { CaseCommandService } from '../../backend/src/cases/case-command.service';
 import { EventStore } from '../../backend/src/event-store/event-store';
-import { ProjectionRebuilder } from '../../backend/src/projections/projection-rebuilder';
+import { ProjectionRebuilder } from '../../backend/src/rebuild/projection-rebuilder';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser } from './support/browser';
 import { Sessions, snapshotBuiltSpa } from './support/portal';

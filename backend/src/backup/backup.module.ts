@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CasesModule } from '../cases/cases.module.js';
-import { ProjectionsModule } from '../projections/projections.module.js';
+import { RebuildModule } from '../rebuild/rebuild.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { BackupController } from './backup.controller.js';
 import { BackupService } from './backup.service.js';
 
 /** Backup, restore and event export; brings the projection rebuild (admin endpoint) with it. */
 @Module({
-  imports: [CasesModule, UsersModule, ProjectionsModule],
+  imports: [CasesModule, UsersModule, RebuildModule],
   controllers: [BackupController],
   providers: [BackupService],
 })

@@ -2,13 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { caseStreamId, originFrom, type Actor, type Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
-import {
-  caseIdRows,
-  caseRow,
-  LIVE_TABLES,
-  noteRows,
-  writeReadModelRows,
-} from '../projections/read-model-replay.js';
+import { LIVE_TABLES } from '../rebuild/read-model-replay.js';
+import { caseIdRows, caseRow, noteRows, writeReadModelRows } from '../rebuild/read-model-rows.js';
 import { reportCaseRow } from '../reports/report-rows.projection.js';
 
 /** What an import did, for the restore's log line and the bulk-import benchmark. */

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { eventually } from '../../../test/support/helpers.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
-import { ProjectionRebuildService } from '../projections/projection-rebuild.service.js';
+import { ProjectionRebuildService } from '../rebuild/projection-rebuild.service.js';
 import { EventStore, type RecordedEvent } from './event-store.js';
 import { createEventStore } from './event-store.module.js';
 

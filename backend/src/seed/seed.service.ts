@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
 import type { Actor, CaseCommand } from '@alignerflow/domain';
 import { CaseCommandService } from '../cases/case-command.service.js';
-import { caseIdRows } from '../projections/read-model-replay.js';
+import { caseIdRows } from '../rebuild/read-model-rows.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
 import { UserCommandService } from '../users/user-command.service.js';
 import { UsersQueries } from '../users/users.queries.js';

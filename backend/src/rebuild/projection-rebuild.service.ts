@@ -1,12 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
-import {
-  IDLE_PROGRESS,
-  ProjectionRebuilder,
-  type RebuildOptions,
-  type RebuildProgress,
-} from './projection-rebuilder.js';
+import { ProjectionRebuilder } from './projection-rebuilder.js';
+import { IDLE_PROGRESS, type RebuildOptions, type RebuildProgress } from './rebuild-progress.js';
 
 const LOG_EVERY_MS = 2000;
 

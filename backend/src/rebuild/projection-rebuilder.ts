@@ -5,99 +5,58 @@ import {
   type Checkpoint,
   type RecordedEvent,
 } from '../event-store/event-store.js';
-import { ReadModelReplay, type PendingRows, type ReadModelTables } from './read-model-replay.js';
+import { ReadModelReplay } from './read-model-replay.js';
+import { type PendingRows } from './read-model-rows.js';
 
-/** Every table projected from the events; a rebuild replaces all of them at once. */
-export const READ_MODEL_TABLES = [
-  'case_view',
-  'case_notes',
-  'user_view',
-  'case_ids',
-  'report_cases',
-  'report_stage_intervals',
-] as const;
+import {
+  type RebuildProgress,
+  IDLE_PROGRESS,
+  type RebuildOptions,
+  RebuildAlreadyRunningError,
+} from './rebuild-progress.js';
+import {
+  type IndexDefinition,
+  shape,
+  indexDefinitions,
+  restoreIndexNames,
+  triggerDefinitions,
+  isLockConflict,
+  sleep,
+  READ_MODEL_TABLES,
+  SHADOW,
+  shadowOf,
+  analyzeShadowTables,
+} from './shadow-tables.js';
+
 export const REBUILD_CHECKPOINT = 'rebuild';
-const SHADOW: ReadModelTables = {
-  caseView: 'case_view_rebuild',
-  caseNotes: 'case_notes_rebuild',
-  userView: 'user_view_rebuild',
-  caseIds: 'case_ids_rebuild',
-  reportCases: 'report_cases_rebuild',
-  reportStages: 'report_stage_intervals_rebuild',
-};
-const shadowOf = (table: string) => `${table}_rebuild`;
 
 /** Arbitrary but fixed: one rebuild at a time across every process on the database. */
 const REBUILD_LOCK_ID = '7240913350164081002';
+
 const DEFAULT_BATCH = 10_000;
+
 /**
  * How often the replayed rows are written with a checkpoint: a crash loses at most this much
  * work, and rows that change often are written once per interval instead of once per batch.
  */
 const DEFAULT_FLUSH_INTERVAL_MS = 3000;
+
 /** Changed rows held in memory before a write regardless of the interval. */
 const MAX_PENDING_ROWS = 10_000;
+
 /**
  * Above this many states in memory, the written ones are forgotten (the shadow tables hold them)
  * and loaded back when their streams go on: memory stays bounded however large the lab.
  */
 const DEFAULT_CACHE_LIMIT = 25_000;
+
 /**
  * The swap's lock waits: below PostgreSQL's deadlock_timeout (1 s), so that in a lock cycle with
  * a writer (none is known: see the lock order in swap) the swap gives up first and tries again.
  */
 const SWAP_LOCK_TIMEOUT = '800ms';
+
 const SWAP_ATTEMPTS = 20;
-
-export type RebuildState = 'idle' | 'running' | 'done' | 'failed';
-
-export interface RebuildProgress {
-  state: RebuildState;
-  /** Events of the log replayed so far, including those a crashed run had done. */
-  eventsDone: number;
-  /** Events in the log when the rebuild started (more may arrive; the swap catches up on them). */
-  eventsTotal: number;
-  /** Replay rate of this run. */
-  eventsPerSecond: number;
-  /** Events a crashed earlier run had already replayed, when this run resumed it; else 0. */
-  resumedFrom: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** How long the swap's transaction held new commands back. */
-  swapMs?: number;
-  error?: string;
-}
-
-export const IDLE_PROGRESS: RebuildProgress = {
-  state: 'idle',
-  eventsDone: 0,
-  eventsTotal: 0,
-  eventsPerSecond: 0,
-  resumedFrom: 0,
-  startedAt: null,
-  finishedAt: null,
-};
-
-export interface RebuildOptions {
-  /** Events per read. */
-  batchSize?: number;
-  /** At least this often the replayed rows are written with a checkpoint (0: after every read). */
-  flushIntervalMs?: number;
-  onProgress?: (progress: RebuildProgress) => void;
-  /** States kept in memory at most (see DEFAULT_CACHE_LIMIT). */
-  cacheLimit?: number;
-  /** Wait for a rebuild running elsewhere to end, instead of failing at once. */
-  wait?: boolean;
-  /** Test hook: stop like a crash right after this many checkpointed bulk writes. */
-  crashAfterWrites?: number;
-}
-
-export class RebuildAlreadyRunningError extends Error {
-  override name = 'RebuildAlreadyRunningError';
-  constructor() {
-    super('Another rebuild of the read models is running.');
-  }
-}
 
 /**
  * Rebuilds every read model from the event log, while the API keeps serving from the live tables:
@@ -178,7 +137,7 @@ export class ProjectionRebuilder {
 
     const after = await this.replayLog(run, checkpoint);
     // Fresh tables have no statistics yet; the swap makes them the live ones.
-    await this.analyzeShadows();
+    await analyzeShadowTables(this.dataSource);
     for (let attempt = 1; ; attempt++) {
       // What commit-safe reads could not reach yet (a long transaction anywhere holds them back)
       // is caught up stream by stream, so that little is left for the swap's lock.
@@ -216,7 +175,7 @@ export class ProjectionRebuilder {
     }
     if (resumable) {
       // States are looked up in the shadow tables from now on.
-      await this.analyzeShadows();
+      await analyzeShadowTables(this.dataSource);
       return {
         replay: new ReadModelReplay(this.dataSource, this.store, SHADOW, false),
         checkpoint,
@@ -252,7 +211,7 @@ export class ProjectionRebuilder {
       await writing; // one write at a time, in order; its failure stops the rebuild here
       if (run.replay.cachedStates > (run.options.cacheLimit ?? DEFAULT_CACHE_LIMIT)) {
         run.replay.dropCache();
-        await this.analyzeShadows();
+        await analyzeShadowTables(this.dataSource);
       }
       writing = this.write(run, run.replay.takePending(), checkpoint);
       writing.catch(() => undefined); // handled where it is awaited
@@ -402,25 +361,6 @@ export class ProjectionRebuilder {
     }
   }
 
-  /**
-   * Statistics for the shadow tables, which are looked up by key and become the live tables.
-   * Documents (jsonb) are left out: reading them all back costs seconds and no query filters on
-   * them; autovacuum analyzes the whole tables later.
-   */
-  private async analyzeShadows(): Promise<void> {
-    const rows: { name: string; columns: string[] }[] = await this.dataSource.query(
-      `SELECT c.relname AS name, array_agg(quote_ident(a.attname) ORDER BY a.attnum) AS columns
-         FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
-        WHERE c.oid = ANY(SELECT to_regclass(t) FROM unnest($1::text[]) AS t)
-          AND a.attnum > 0 AND NOT a.attisdropped AND a.atttypid <> 'jsonb'::regtype
-        GROUP BY c.relname`,
-      [READ_MODEL_TABLES.map(shadowOf)],
-    );
-    await this.dataSource.query(
-      `ANALYZE ${rows.map((row) => `${row.name} (${row.columns.join(', ')})`).join(', ')}`,
-    );
-  }
-
   private async countUpTo(checkpoint: Checkpoint): Promise<number> {
     const [{ n }] = await this.dataSource.query(
       'SELECT count(*)::int AS n FROM events WHERE (transaction_id, global_position) <= ($1::xid8, $2::bigint)',
@@ -450,73 +390,4 @@ interface Run {
   readonly lz4: boolean;
   writes: number;
   lastWriteMs: number;
-}
-
-interface IndexDefinition {
-  name: string;
-  /** The definition without its own name and table: equal for a table and its LIKE copy. */
-  shape: string;
-}
-
-/** Columns and indexes of a table, without its name: equal for a table and its LIKE copy. */
-async function shape(dataSource: DataSource, table: string): Promise<string | null> {
-  const [row] = await dataSource.query(
-    `SELECT (SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END, ', ' ORDER BY a.attnum)
-               FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
-            (SELECT string_agg(d, ', ' ORDER BY d) FROM (
-               SELECT regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON \\S+ ', '\\1') AS d
-                 FROM pg_index i WHERE i.indrelid = c.oid) s) AS indexes
-       FROM pg_class c WHERE c.oid = to_regclass($1)`,
-    [table],
-  );
-  return row ? `${row.columns} | ${row.indexes}` : null;
-}
-
-async function indexDefinitions(runner: QueryRunner, table: string): Promise<IndexDefinition[]> {
-  const rows: { name: string; definition: string }[] = await runner.query(
-    `SELECT c.relname AS name, pg_get_indexdef(c.oid) AS definition
-       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE i.indrelid = to_regclass($1) ORDER BY c.relname`,
-    [table],
-  );
-  return rows.map(({ name, definition }) => ({
-    name,
-    shape: definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+ /, '$1'),
-  }));
-}
-
-/** The copied indexes got names from the shadow table; give them the names the live ones had. */
-async function restoreIndexNames(
-  runner: QueryRunner,
-  table: string,
-  wanted: IndexDefinition[],
-): Promise<void> {
-  const current = await indexDefinitions(runner, table);
-  for (const { name, shape } of wanted) {
-    const index = current.findIndex((candidate) => candidate.shape === shape);
-    if (index < 0) continue;
-    const [match] = current.splice(index, 1);
-    if (match.name !== name) await runner.query(`ALTER INDEX "${match.name}" RENAME TO "${name}"`);
-  }
-}
-
-/** LIKE … INCLUDING ALL copies no triggers: they are recreated on the new table. */
-async function triggerDefinitions(runner: QueryRunner, table: string): Promise<string[]> {
-  const rows: { definition: string }[] = await runner.query(
-    `SELECT pg_get_triggerdef(oid) AS definition FROM pg_trigger
-      WHERE tgrelid = to_regclass($1) AND NOT tgisinternal ORDER BY tgname`,
-    [table],
-  );
-  return rows.map((row) => row.definition);
-}
-
-/** lock_not_available (our lock_timeout) or deadlock_detected: the swap is tried again. */
-function isLockConflict(error: unknown): boolean {
-  const code =
-    (error as { driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-  return code === '55P03' || code === '40P01';
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

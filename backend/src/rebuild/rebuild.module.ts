@@ -7,4 +7,4 @@ import { RebuildController } from './rebuild.controller.js';
   providers: [ProjectionRebuildService],
   exports: [ProjectionRebuildService],
 })
-export class ProjectionsModule {}
+export class RebuildModule {}
