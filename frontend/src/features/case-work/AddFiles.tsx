@@ -5,7 +5,6 @@ import { isAbort, uploadErrorText, uploadFile } from '../wizard/uploadFile';
 import { caseWorkApi } from './caseWorkApi';
 import { CASE_WORK_UI_TEXTS as T } from './texts';
 import { ADDABLE_FILES, uploadKindOf } from './uploadKind';
-import './case-work.css';
 
 interface Pending {
   key: number;

@@ -1,6 +1,5 @@
 import type { Case, CaseSummary } from '@alignerflow/domain';
 import { CASE_WORK_UI_TEXTS as T } from './texts';
-import './case-work.css';
 
 interface CaseLinksProps {
   item: Pick<Case, 'origin' | 'followUps'>;

@@ -2,7 +2,6 @@ import { useId } from 'react';
 import { planVersionsNewestFirst, type Case, type PlanVersion } from '@alignerflow/domain';
 import { formatDateTime } from '../case-detail/formatDateTime';
 import { CASE_WORK_UI_TEXTS as T } from './texts';
-import './case-work.css';
 
 const OUTCOME_BADGE: Record<PlanVersion['outcome'], string> = {
   pending: 'badge--yellow',

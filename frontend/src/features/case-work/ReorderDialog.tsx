@@ -10,7 +10,6 @@ import {
 import { Dialog } from '../../components/Dialog';
 import { ActionError } from '../case-detail/ActionError';
 import { CASE_WORK_UI_TEXTS as T } from './texts';
-import './case-work.css';
 
 interface ReorderDialogProps {
   item: Case;

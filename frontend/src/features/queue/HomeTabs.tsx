@@ -1,7 +1,6 @@
 import type { Role } from '@alignerflow/domain';
 import { homeTabs, type HomeScreen } from './homeScreens';
 import { QUEUE_TEXTS as T } from './texts';
-import './queue.css';
 
 const LABELS: Record<HomeScreen, string> = { queue: T.queueTab, dashboard: T.dashboardTab };
 

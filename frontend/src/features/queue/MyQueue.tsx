@@ -5,7 +5,6 @@ import { useNow } from '../staging/useNow';
 import { QueueCard } from './QueueCard';
 import { QUEUE_TEXTS as T } from './texts';
 import { useWorkQueue } from './useWorkQueue';
-import './queue.css';
 
 interface MyQueueProps {
   user: User;

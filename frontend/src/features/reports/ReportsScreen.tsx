@@ -14,7 +14,6 @@ import { isoDay } from '../../components/format';
 import { Icon, type IconName } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import { REPORTS_SCREEN_TEXTS as T } from './texts';
-import './reports.css';
 
 // recharts is loaded with the first chart, not with the app: only managers open this screen.
 const WeeksChart = lazy(() => import('./ReportCharts').then((module) => ({ default: module.WeeksChart })));

@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { checkEmail, type User } from '@alignerflow/domain';
 import { channelsOf, errorText, saveUser, type ChannelKey } from './notificationChannels';
 import { SETTINGS_TEXTS } from './texts';
-import './notification-channels.css';
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
 

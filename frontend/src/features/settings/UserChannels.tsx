@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { User } from '@alignerflow/domain';
 import { channelsOf, errorText, saveUser, type ChannelKey } from './notificationChannels';
 import { SETTINGS_TEXTS } from './texts';
-import './notification-channels.css';
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
 

@@ -5,7 +5,6 @@ import { toast } from '../../components/toastStore';
 import { PrintSheet, qrDataUrl } from '../qr';
 import { TICKET_TEXTS as T } from './texts';
 import { WorkTicket } from './WorkTicket';
-import './ticket.css';
 
 /**
  * 'Print ticket': puts the ticket on the page's print sheet (the QR dialog's, so printing shows
