@@ -9,6 +9,8 @@ import {
   type Case,
   type CaseStatus,
   type CaseHistoryEntry,
+  type DashboardFigures,
+  type StageTime,
   type CaseSummary,
   SYSTEM_ACTOR,
 } from '@alignerflow/domain';
@@ -98,7 +100,7 @@ export class CasesQueries implements OnModuleDestroy {
   }
 
   /** The Lab Dashboard figures, counted by PostgreSQL over the projection. */
-  async dashboard(now = new Date()) {
+  async dashboard(now = new Date()): Promise<DashboardFigures> {
     const active = `NOT deleted AND status NOT IN ('${STATUS_LABELS.Completed}', '${STATUS_LABELS.Rejected}')`;
     const [figures] = await this.dataSource.query(
       `SELECT
@@ -128,7 +130,7 @@ export class CasesQueries implements OnModuleDestroy {
     const byStatus: Record<string, number> = Object.fromEntries(
       ALL_CASE_STATUSES.map((status) => [status, 0]),
     );
-    const timeInStage: Record<string, { count: number; averageHours: number; maxHours: number }> = {};
+    const timeInStage: Record<string, StageTime> = {};
     for (const row of perStatus) {
       byStatus[row.status] = row.n;
       // Where active cases wait: a Completed or Rejected case is not waiting in its status.

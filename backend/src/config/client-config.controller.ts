@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { PRODUCT_NAME } from '@alignerflow/domain';
+import { PRODUCT_NAME, type ClientConfig } from '@alignerflow/domain';
 import { Public } from '../common/current-actor.js';
 import { APP_CONFIG, type AppConfig } from './config.js';
 
@@ -10,7 +10,7 @@ export class ClientConfigController {
 
   @Public()
   @Get('config')
-  clientConfig() {
+  clientConfig(): ClientConfig {
     return { productName: PRODUCT_NAME, basePath: this.config.basePath, demo: this.config.demoData };
   }
 }

@@ -7,7 +7,7 @@ import {
   type CaseSummary,
   type User,
 } from '@alignerflow/domain';
-import type { DashboardFigures } from './client';
+import type { DashboardFigures } from '@alignerflow/domain';
 import { whenIdle } from './idle';
 import { eraseOfflineCopy, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
 

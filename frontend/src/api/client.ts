@@ -1,4 +1,13 @@
-import type { Case, CaseSummary, ReportRange, ReportSummary, Role, User } from '@alignerflow/domain';
+import type {
+  Case,
+  CaseSummary,
+  ClientConfig,
+  DashboardFigures,
+  ReportRange,
+  ReportSummary,
+  Role,
+  User,
+} from '@alignerflow/domain';
 
 /** `{base}api`: the API lives under the app's base path on the same origin. */
 export const API_BASE = `${import.meta.env.BASE_URL}api`;
@@ -123,28 +132,6 @@ export function reportCsvUrl(table: ReportTable, { from, to }: ReportRange): str
 
 // ---- Types of the answers -------------------------------------------------------------------
 
-export interface AppConfig {
-  demo: boolean;
-  basePath: string;
-  productName: string;
-}
-
-export interface StageTime {
-  count: number;
-  averageHours: number;
-  maxHours: number;
-}
-
-export interface DashboardFigures {
-  totalActive: number;
-  pendingManagerApproval: number;
-  awaitingDoctorApproval: number;
-  overdue: number;
-  completedToday: number;
-  byStatus?: Record<string, number>;
-  timeInStage?: Record<string, StageTime>;
-}
-
 export interface Backup {
   users: unknown[];
   cases: unknown[];
@@ -158,7 +145,7 @@ export interface NotificationMessage {
 // ---- Endpoints -------------------------------------------------------------------------------
 
 export const api = {
-  config: () => request<AppConfig>('GET', '/config', { quietStatuses: [404] }),
+  config: () => request<ClientConfig>('GET', '/config', { quietStatuses: [404] }),
 
   login: (username: string, password: string, rememberMe: boolean) =>
     request<{ user: User; token: string }>('POST', '/auth/login', {

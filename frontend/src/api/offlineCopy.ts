@@ -1,5 +1,5 @@
 import type { Case, CaseSummary, User } from '@alignerflow/domain';
-import type { DashboardFigures } from './client';
+import type { DashboardFigures } from '@alignerflow/domain';
 
 /** The last synced data of one signed-in user, shown when the server cannot be reached. */
 export interface OfflineCopy {

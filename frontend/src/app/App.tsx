@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { User } from '@alignerflow/domain';
-import { ApiError, api, type AppConfig } from '../api/client';
+import type { ClientConfig } from '@alignerflow/domain';
+import { ApiError, api } from '../api/client';
 import { cache, readOfflineCopy } from '../api/cache';
 import { loadAll } from '../api/queries';
 import { Toaster } from '../components/Toaster';
@@ -20,7 +21,7 @@ type Session =
   | { state: 'signedIn'; user: User }
   | { state: 'failed'; detail: string };
 
-const DEFAULT_CONFIG: AppConfig = {
+const DEFAULT_CONFIG: ClientConfig = {
   demo: false,
   basePath: import.meta.env.BASE_URL,
   productName: 'AlignerFlow',
@@ -64,7 +65,7 @@ async function restoreSession(): Promise<Session> {
 export function App({ reload = () => window.location.reload() }: { reload?: () => void }) {
   const [splashDone, setSplashDone] = useState(false);
   const [session, setSession] = useState<Session>({ state: 'pending' });
-  const [config, setConfig] = useState<AppConfig>(DEFAULT_CONFIG);
+  const [config, setConfig] = useState<ClientConfig>(DEFAULT_CONFIG);
 
   useEffect(() => {
     const timer = setTimeout(() => setSplashDone(true), SPLASH_MS);

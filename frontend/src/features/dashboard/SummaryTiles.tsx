@@ -1,4 +1,4 @@
-import type { DashboardFigures } from '../../api/client';
+import type { DashboardFigures } from '@alignerflow/domain';
 import { Icon, type IconName } from '../../components/Icon';
 import { DASHBOARD_TEXTS } from './texts';
 

@@ -1,5 +1,5 @@
 import { CASE_STATUSES } from '@alignerflow/domain';
-import type { StageTime } from '../../api/client';
+import type { StageTime } from '@alignerflow/domain';
 import { formatHours } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DASHBOARD_TEXTS } from './texts';

@@ -1,5 +1,4 @@
-import { isActiveStatus, type CaseSummary, type CaseStatus } from '@alignerflow/domain';
-import type { StageTime } from '../../api/client';
+import { isActiveStatus, type CaseSummary, type CaseStatus, type StageTime } from '@alignerflow/domain';
 
 /** Spec section 2: case id, patient name or doctor name, case-insensitive substring. */
 export function matchesSearch(
