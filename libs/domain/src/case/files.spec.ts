@@ -7,7 +7,7 @@ import {
   fold,
   manager,
   time,
-} from './case-work-fixtures.js';
+} from '../testing/case-work-fixtures.js';
 import type { Case, CaseFile } from './case.js';
 import { decide } from './decide.js';
 import { evolve } from './evolve.js';

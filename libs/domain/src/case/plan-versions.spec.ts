@@ -10,7 +10,7 @@ import {
   links,
   time,
   toDoctor,
-} from './case-work-fixtures.js';
+} from '../testing/case-work-fixtures.js';
 import type { Case } from './case.js';
 import { evolve, foldCase } from './evolve.js';
 import { planVersionsNewestFirst } from './plan-versions.js';

@@ -10,7 +10,7 @@ import {
   representative,
   technician,
   time,
-} from './case-work-fixtures.js';
+} from '../testing/case-work-fixtures.js';
 import { decide } from './decide.js';
 import { checkReorder, followUpCreated } from './decide-reorder.js';
 import { evolve } from './evolve.js';

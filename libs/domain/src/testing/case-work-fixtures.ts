@@ -1,6 +1,6 @@
-import type { CaseEvent, CaseEventData } from './events.js';
-import { foldCase } from './evolve.js';
-import { CASE_STATUSES } from './status.js';
+import type { CaseEvent, CaseEventData } from '../case/events.js';
+import { foldCase } from '../case/evolve.js';
+import { CASE_STATUSES } from '../case/status.js';
 import type { Actor } from '../permissions/roles.js';
 
 /** Shared by the case-work specs: a case and the events that walk it along. */
