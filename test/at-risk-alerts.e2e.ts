@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { AtRiskScanner } from '../backend/src/notifications/at-risk/at-risk-scanner';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
+import { byUsername, caseAt } from './support/case-road';
 import { eventually, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { SmtpSink } from './support/smtp-sink';
@@ -49,18 +50,8 @@ describe('at-risk alerts', () => {
 
   /** A case approved into Digital Planning, due `dueInDays` days from today. */
   async function activeCase(dueInDays: number, patientName = 'Rosa Diaz'): Promise<string> {
-    const created = await admin.post('/cases', {
-      patientName,
-      doctorName: 'Dr. Sarah Lee',
-      clinicName: 'Smile Clinic',
-      priority: 'Normal',
-      deliveryDate: localDay(noon(dueInDays)),
-    });
-    expect(created.status).toBe(201);
-    expect((await admin.post(`/cases/${created.body.id}/approve`, { doctorUsername: 'dr.lee' })).status).toBe(
-      200,
-    );
-    return created.body.id;
+    const input = { patientName, deliveryDate: localDay(noon(dueInDays)) };
+    return (await caseAt(byUsername(admin), 'Digital Planning', input)).id;
   }
 
   async function riskEvents(id: string): Promise<{ data: { kind: string; day: string }; actor: object }[]> {

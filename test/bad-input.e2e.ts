@@ -1,5 +1,7 @@
 import { Client } from 'pg';
+import type { CaseStatus } from '@alignerflow/domain';
 import { startTestApp, type TestApp } from './support/test-app';
+import { byUsername as clientsOf, caseAt as roadCaseAt } from './support/case-road';
 import { ApiClient, type HttpAnswer } from './support/http';
 import { failOnSecretsInAnswers } from './support/no-secrets';
 
@@ -139,30 +141,9 @@ describe('bad input over HTTP', () => {
     return (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM events')).rows[0].n;
   }
 
-  /** A new case of dr.lee's at `status`. */
-  async function caseAt(status: string): Promise<string> {
-    const id = (
-      await rep.post('/cases', { patientName: 'P', doctorName: 'D', clinicName: 'C', upperSheets: 3 })
-    ).body.id;
-    const steps: [string, () => Promise<HttpAnswer>][] = [
-      ['Digital Planning', () => admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' })],
-      ['Doctor Approval', () => admin.post(`/cases/${id}/advance`)],
-      ['Model Printing', () => drLee.post(`/cases/${id}/doctor-approve`)],
-      ['Thermoforming', () => admin.post(`/cases/${id}/advance`)],
-      ['Trimming & Polishing', () => admin.post(`/cases/${id}/advance`)],
-      ['Quality Check', () => admin.post(`/cases/${id}/advance`)],
-      ['Packaging & Labeling', () => admin.post(`/cases/${id}/advance`)],
-      ['Delivery to Doctor', () => admin.post(`/cases/${id}/advance`)],
-      ['Completed', () => admin.post(`/cases/${id}/advance`)],
-    ];
-    for (const [reached, move] of steps) {
-      if (status === 'Pending Approval') break;
-      const answer = await move();
-      expect(answer.status).toBe(200);
-      if (reached === status) break;
-    }
-    return id;
-  }
+  /** A new case of dr.lee's (three upper sheets) at `status`, by the usual road. */
+  const caseAt = async (status: CaseStatus): Promise<string> =>
+    (await roadCaseAt(clientsOf(admin, rep, drLee), status, { upperSheets: 3 }, 'rep')).id;
 
   const heldCase = async () => {
     const id = await caseAt('Digital Planning');

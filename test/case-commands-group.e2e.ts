@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { createApp } from '../backend/src/app';
 import { loadConfig } from '../backend/src/config/config';
+import { byUsername, caseAt, createCase } from './support/case-road';
 import { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -40,8 +41,7 @@ describe('commands arriving together, on one or many cases', () => {
     await a?.close();
   });
 
-  const newCase = async () =>
-    (await adminA.post('/cases', { patientName: 'P', doctorName: 'D', clinicName: 'C' })).body.id as string;
+  const newCase = async () => (await createCase(adminA)).id;
   const texts = (theCase: { notes: { text: string }[] }) => theCase.notes.map((note) => note.text);
 
   it('answers each of many notes on many cases, keeps each once, and groups their appends', async () => {
@@ -90,10 +90,7 @@ describe('commands arriving together, on one or many cases', () => {
   });
 
   it('never skips a stage when advances arrive together', async () => {
-    const id = await newCase();
-    await adminA.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' });
-    await adminA.post(`/cases/${id}/advance`);
-    expect((await drLee.post(`/cases/${id}/doctor-approve`)).body.status).toBe('Model Printing');
+    const { id } = await caseAt(byUsername(adminA, drLee), 'Model Printing');
     const advances = await Promise.all(
       [adminA, adminB, adminA, adminB].map((client) => client.post(`/cases/${id}/advance`)),
     );

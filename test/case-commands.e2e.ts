@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
+import { byUsername, caseAt as roadCaseAt } from './support/case-road';
 import { ApiClient } from './support/http';
 import { failOnSecretsInAnswers } from './support/no-secrets';
 
@@ -26,7 +27,7 @@ const TEXT = {
   invalidQr: 'Invalid QR Code',
 };
 
-/** The path of a case from Pending Approval on, and who moves it out of each status. */
+/** The path of a case from Pending Approval on. */
 const ROUTE = [
   'Pending Approval',
   'Digital Planning',
@@ -58,33 +59,9 @@ describe('case commands over HTTP', () => {
   });
   afterAll(() => lab.close());
 
-  /** A new case of dr.lee's, moved on to `status` by the roles allowed to. */
-  async function caseAt(status: RouteStatus, extra: Record<string, unknown> = {}): Promise<any> {
-    const created = await rep.post('/cases', {
-      patientName: 'Test Patient',
-      doctorName: 'Dr. Sarah Lee',
-      clinicName: 'Bright Smiles Dental',
-      priority: 'Normal',
-      upperSheets: 6,
-      lowerSheets: 4,
-      ...extra,
-    });
-    expect(created.status).toBe(201);
-    let current = created.body;
-    for (let index = 1; index <= ROUTE.indexOf(status); index++) {
-      const from = ROUTE[index - 1];
-      const moved =
-        from === 'Pending Approval'
-          ? await admin.post(`/cases/${current.id}/approve`, { doctorUsername: 'dr.lee' })
-          : from === 'Doctor Approval'
-            ? await drLee.post(`/cases/${current.id}/doctor-approve`)
-            : await admin.post(`/cases/${current.id}/advance`, { fromStatus: from });
-      expect(moved.status).toBe(200);
-      current = moved.body;
-    }
-    expect(current.status).toBe(status);
-    return current;
-  }
+  /** A new case of dr.lee's (six upper, four lower sheets), walked the usual road to `status`. */
+  const caseAt = (status: RouteStatus) =>
+    roadCaseAt(byUsername(admin, rep, drLee), status, { upperSheets: 6, lowerSheets: 4 }, 'rep');
 
   /** The case as a manager reads it, and its history length. */
   async function snapshot(id: string) {

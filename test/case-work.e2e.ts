@@ -2,6 +2,7 @@ import { CASE_TEXTS, CASE_WORK_TEXTS, UPLOAD_TEXTS } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
+import { byUsername, caseAt } from './support/case-road';
 import type { ApiClient } from './support/http';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -51,21 +52,10 @@ describe('case work: files after creation, plan versions, remakes and refinement
   });
   afterAll(() => lab?.close());
 
-  /** A case of dr.lee's, approved: at Digital Planning. */
+  /** A case dr.lee created (two sheets an arch), approved: at Digital Planning. */
   async function plannedCase(patientName = 'Ada Lovelace'): Promise<string> {
-    const created = await drLee.post('/cases', {
-      patientName,
-      doctorName: 'Dr. Sarah Lee',
-      clinicName: 'Bright Smiles',
-      priority: 'High',
-      upperSheets: 2,
-      lowerSheets: 2,
-    });
-    expect(created.status).toBe(201);
-    expect((await admin.post(`/cases/${created.body.id}/approve`, { doctorUsername: 'dr.lee' })).status).toBe(
-      200,
-    );
-    return created.body.id;
+    const input = { patientName, upperSheets: 2, lowerSheets: 2 };
+    return (await caseAt(byUsername(admin, drLee), 'Digital Planning', input, 'dr.lee')).id;
   }
 
   /** Walks a case from Digital Planning to Completed, each stage by a role that owns it. */

@@ -5,6 +5,7 @@ import { CaseImportService } from '../backend/src/cases/case-import.service';
 import { EventStore, withTransaction } from '../backend/src/event-store/event-store';
 import { LiveStreamService } from '../backend/src/live/live-stream.service';
 import { DataSource } from 'typeorm';
+import { createCase } from './support/case-road';
 import type { ApiClient } from './support/http';
 import { eventually, LIVE_TEST_TIMEOUT_MS, SseStream, type SseMessage } from './support/sse';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -17,16 +18,6 @@ const HEARTBEAT_MS = 300;
 /** What GET /cases and the live stream carry of a whole case: no notes, their count. */
 function summaryOf({ notes, ...fields }: { notes: unknown[] }) {
   return { ...fields, noteCount: notes.length };
-}
-
-function newCase(patientName: string, extra: Record<string, unknown> = {}) {
-  return {
-    patientName,
-    doctorName: 'Dr. Sarah Lee',
-    clinicName: 'Bright Smiles',
-    priority: 'Normal',
-    ...extra,
-  };
 }
 
 /**
@@ -47,7 +38,7 @@ async function handOverWhileWriting(
   const early = fromStart ? await open(admin) : undefined;
   await early?.until(() => early.lastEventId !== '', 'an id');
   early?.close();
-  for (let n = 0; n < 4; n++) ids.push((await rep.post('/cases', newCase(`Busy ${n}`))).body.id);
+  for (let n = 0; n < 4; n++) ids.push((await createCase(rep, { patientName: `Busy ${n}` })).id);
   const first = await open(admin);
   await first.until(() => first.lastEventId !== '', 'an id');
   const resumeFrom = early?.lastEventId ?? first.lastEventId;
@@ -82,7 +73,7 @@ async function handOverWhileWriting(
     ids.includes(m.data.caseId) &&
     /^Case (on hold|resumed)$/.test(m.data.title);
   await stream.until(() => stream.messages.filter(isHoldAlert).length >= 40, '40 hold/resume alerts');
-  const created = (await admin.post('/cases', newCase('Hand-over sentinel'))).body.id;
+  const created = (await createCase(admin, { patientName: 'Hand-over sentinel' })).id;
   await stream.waitForEvent('case_created', created);
 
   const alerts = stream.messages.filter(isHoldAlert);
@@ -136,9 +127,8 @@ describe('GET /api/events (live stream)', () => {
    * whatever the earlier changes were going to produce has arrived too.
    */
   async function sentinel(stream: SseStream, by: ApiClient = admin): Promise<SseMessage> {
-    const created = await by.post('/cases', newCase(`Sentinel ${Date.now()}`));
-    expect(created.status).toBe(201);
-    return stream.waitForEvent('case_created', created.body.id);
+    const { id } = await createCase(by, { patientName: `Sentinel ${Date.now()}` });
+    return stream.waitForEvent('case_created', id);
   }
 
   beforeAll(async () => {
@@ -184,11 +174,11 @@ describe('GET /api/events (live stream)', () => {
 
   it('sends case_created, case_updated and case_deleted after each command, numbered by event position', async () => {
     const stream = await open(admin);
-    const created = await rep.post('/cases', newCase('Live Ada'));
-    const id: string = created.body.id;
+    const created = await createCase(rep, { patientName: 'Live Ada' });
+    const id = created.id;
     const createdMessage = await stream.waitForEvent('case_created', id);
     // The message carries the summary GET /cases shows: the case without its notes, counted.
-    expect(createdMessage.data).toEqual(summaryOf(created.body));
+    expect(createdMessage.data).toEqual(summaryOf(created));
 
     const noted = await admin.post(`/cases/${id}/notes`, { text: 'Upper arch first.' });
     const updatedMessage = await stream.waitForEvent('case_updated', id);
@@ -220,9 +210,7 @@ describe('GET /api/events (live stream)', () => {
       [drLee, drPatel, admin, designer].map((client) => open(client)),
     );
     // A new case by a doctor: assigned to them, and an alert for the managers only.
-    const created = await drLee.post('/cases', newCase('Grace Hopper'));
-    expect(created.status).toBe(201);
-    const id: string = created.body.id;
+    const { id } = await createCase(drLee, { patientName: 'Grace Hopper' });
     await leeStream.waitForEvent('case_created', id);
     await adminStream.waitForEvent('case_created', id);
     const managerAlert = await adminStream.waitForEvent('manager_alert', id);
@@ -233,7 +221,7 @@ describe('GET /api/events (live stream)', () => {
     });
 
     // A staff case without a doctor stays with the staff.
-    const staffCase = (await rep.post('/cases', newCase('Staff Only'))).body.id as string;
+    const staffCase = (await createCase(rep, { patientName: 'Staff Only' })).id;
     await designerStream.waitForEvent('case_created', staffCase);
 
     // Approved for Dr. Lee, planned, and ready for the doctor: a doctor_alert to Dr. Lee alone.
@@ -325,9 +313,9 @@ describe('GET /api/events (live stream)', () => {
 
   it('replays what a reconnecting client missed, each change once, then goes on live', async () => {
     const first = await open(admin);
-    const watched = (await rep.post('/cases', newCase('Resume Watched'))).body.id as string;
+    const watched = (await createCase(rep, { patientName: 'Resume Watched' })).id;
     const seen = await first.waitForEvent('case_created', watched);
-    const doomed = (await rep.post('/cases', newCase('Resume Doomed'))).body.id as string;
+    const doomed = (await createCase(rep, { patientName: 'Resume Doomed' })).id;
     await first.waitForEvent('case_created', doomed);
     const resumeFrom = first.lastEventId;
     expect(BigInt(resumeFrom)).toBeGreaterThanOrEqual(BigInt(seen.id));
@@ -337,7 +325,7 @@ describe('GET /api/events (live stream)', () => {
     // While disconnected: a note, a new case by a doctor (with its manager alert), a deletion.
     const noted = await admin.post(`/cases/${watched}/notes`, { text: 'Missed note 1' });
     const noted2 = await admin.post(`/cases/${watched}/notes`, { text: 'Missed note 2' });
-    const missed = (await drLee.post('/cases', newCase('Resume Missed'))).body.id as string;
+    const missed = (await createCase(drLee, { patientName: 'Resume Missed' })).id;
     await admin.delete(`/cases/${doomed}`);
 
     const second = await open(admin, { lastEventId: resumeFrom });
@@ -375,9 +363,9 @@ describe('GET /api/events (live stream)', () => {
     const resumeFrom = start.lastEventId;
     start.close();
 
-    const own = (await drLee.post('/cases', newCase('Query Own'))).body.id as string;
-    const other = (await drPatel.post('/cases', newCase('Query Other'))).body.id as string;
-    const staff = (await rep.post('/cases', newCase('Query Staff'))).body.id as string;
+    const own = (await createCase(drLee, { patientName: 'Query Own' })).id;
+    const other = (await createCase(drPatel, { patientName: 'Query Other' })).id;
+    const staff = (await createCase(rep, { patientName: 'Query Staff' })).id;
 
     const resumed = await open(drLee, { lastEventIdQuery: resumeFrom });
     await resumed.waitForEvent('case_created', own);
@@ -488,7 +476,7 @@ describe('GET /api/events (live stream)', () => {
     const stream = await open(drPatel);
     await stream.until(() => stream.lastEventId !== '', 'the first id');
     // Nothing for Dr. Patel in this one, yet a reconnect should not replay it.
-    const other = (await rep.post('/cases', newCase('Not for Dr. Patel'))).body.id as string;
+    const other = (await createCase(rep, { patientName: 'Not for Dr. Patel' })).id;
     const [created] = await positions(other);
     await stream.until(() => stream.lastEventId === created.position, `the id to reach ${created.position}`);
     expect(stream.messages.filter((m) => m.data?.id === other || m.data?.caseId === other)).toEqual([]);
@@ -567,7 +555,7 @@ describe('live stream limits and shutdown', () => {
       // Every edit re-sends the case's summary, here with 10,000 characters of treatment plan
       // notes: keep editing until the kernel's socket buffers (several MB on loopback) and then
       // the cap are full.
-      const id = (await admin.post('/cases', newCase('Slow Reader'))).body.id as string;
+      const id = (await createCase(admin, { patientName: 'Slow Reader' })).id;
       for (let n = 0; n < 2000 && live.clientCount > 0; n++) {
         const treatmentPlanNotes = (n % 2 ? 'x' : 'y').repeat(10_000);
         expect((await admin.put(`/cases/${id}`, { treatmentPlanNotes })).status).toBe(200);

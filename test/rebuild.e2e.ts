@@ -18,6 +18,7 @@ import { EventStore, withTransaction, type NewEvent } from '../backend/src/event
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { type RebuildProgress } from '../backend/src/rebuild/rebuild-progress';
 import { UserViewProjection } from '../backend/src/users/user-view.projection';
+import { byUsername, caseAt } from './support/case-road';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -420,13 +421,8 @@ describe('projection rebuild', () => {
 
     const ids: string[] = [];
     for (let n = 0; n < 20; n++) {
-      const created = await rep.post('/cases', {
-        patientName: `Concurrent ${n}`,
-        doctorName: 'D',
-        clinicName: 'C',
-      });
-      ids.push(created.body.id);
-      await admin.post(`/cases/${created.body.id}/approve`, { doctorUsername: 'dr.lee' });
+      const input = { patientName: `Concurrent ${n}` };
+      ids.push((await caseAt(byUsername(admin, rep), 'Digital Planning', input, 'rep')).id);
     }
     const tagBefore = (await admin.get('/cases')).headers.get('etag');
 

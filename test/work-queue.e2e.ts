@@ -1,4 +1,6 @@
+import type { CaseStatus } from '@alignerflow/domain';
 import { startTestApp, type TestApp } from './support/test-app';
+import { byUsername, createCase, walkCase } from './support/case-road';
 import { ApiClient } from './support/http';
 import { failOnSecretsInAnswers } from './support/no-secrets';
 
@@ -12,56 +14,28 @@ function dueIn(days: number): string {
   return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }
 
-const MANUFACTURING = [
-  'Model Printing',
-  'Thermoforming',
-  'Trimming & Polishing',
-  'Quality Check',
-  'Packaging & Labeling',
-  'Delivery to Doctor',
-  'Completed',
-];
-
 describe('GET /work-queue', () => {
   let lab: TestApp;
   let admin: ApiClient, rep: ApiClient, designer: ApiClient, tech: ApiClient, tech2: ApiClient;
   let drLee: ApiClient;
   const made: Record<string, string> = {};
 
-  /** A new case walked by real commands to `status` (Pending Approval, Rejected or on the way to Completed). */
+  /** A new case walked the usual road to `status`, due in 20 days unless said (null: no due date). */
   async function caseAt(
     label: string,
-    status: string,
+    status: CaseStatus,
     input: { deliveryDate?: string | null; priority?: 'High' | 'Normal' } = {},
   ): Promise<string> {
-    const created = await admin.post('/cases', {
+    const { id } = await createCase(admin, {
       patientName: `Patient ${label}`,
-      doctorName: 'Dr. Lee',
-      clinicName: 'Queue Clinic',
-      priority: input.priority ?? 'Normal',
+      ...input,
       deliveryDate: input.deliveryDate ?? dueIn(20),
     });
-    expect(created.status).toBe(201);
-    const id: string = created.body.id;
     made[label] = id;
     if (input.deliveryDate === null) {
       expect((await admin.put(`/cases/${id}`, { deliveryDate: '' })).status).toBe(200);
     }
-    if (status === 'Pending Approval') return id;
-    if (status === 'Rejected') {
-      expect((await admin.post(`/cases/${id}/reject`, { reason: 'No scan' })).status).toBe(200);
-      return id;
-    }
-    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' })).status).toBe(200);
-    if (status === 'Digital Planning') return id;
-    expect((await admin.post(`/cases/${id}/advance`, { fromStatus: 'Digital Planning' })).status).toBe(200);
-    if (status === 'Doctor Approval') return id;
-    expect((await drLee.post(`/cases/${id}/doctor-approve`)).status).toBe(200);
-    for (const from of MANUFACTURING) {
-      if (from === status) return id;
-      const moved = await admin.post(`/cases/${id}/advance`, { fromStatus: from });
-      expect(moved.status).toBe(200);
-    }
+    await walkCase(byUsername(admin, drLee), id, status);
     return id;
   }
 

@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Case } from '@alignerflow/domain';
+import { byUsername, createCase, walkCase } from '../support/case-road';
 import type { ApiClient } from '../support/http';
 import { BUILT_SPA, startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser, newPage, signIn } from './support/browser';
@@ -54,17 +55,10 @@ async function throttleUploads(page: Page): Promise<void> {
   });
 }
 
+/** A case `client` created (two sheets an arch), approved: at Digital Planning. */
 async function created(client: ApiClient, patientName: string): Promise<string> {
-  const answer = await client.post('/cases', {
-    patientName,
-    doctorName: 'Dr. Sarah Lee',
-    clinicName: 'Bright Smiles',
-    upperSheets: 2,
-    lowerSheets: 2,
-  });
-  if (answer.status !== 201) throw new Error(`create: ${answer.status} ${JSON.stringify(answer.body)}`);
-  const id = answer.body.id as string;
-  await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' });
+  const { id } = await createCase(client, { patientName, upperSheets: 2, lowerSheets: 2 });
+  await walkCase(byUsername(admin, drLee), id, 'Digital Planning');
   return id;
 }
 

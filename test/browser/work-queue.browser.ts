@@ -9,7 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { Case } from '@alignerflow/domain';
+import type { Case, CaseStatus } from '@alignerflow/domain';
+import { byUsername, caseAt as roadCaseAt } from '../support/case-road';
 import type { ApiClient } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser, newPage, signIn } from './support/browser';
@@ -42,29 +43,11 @@ async function serverCase(id: string): Promise<Case> {
   return answer.body as Case;
 }
 
-/** A new case walked by real commands from Pending Approval to `status` (a manufacturing stage). */
-async function caseAt(patientName: string, status: string, dueInDays: number): Promise<string> {
+/** A new case (twelve upper, ten lower sheets) walked the usual road to `status`. */
+async function caseAt(patientName: string, status: CaseStatus, dueInDays: number): Promise<string> {
   const due = new Date(Date.now() + dueInDays * 86_400_000).toISOString().slice(0, 10);
-  const created = await admin.post('/cases', {
-    patientName,
-    doctorName: 'Dr. Lee',
-    clinicName: 'Queue Dental',
-    priority: 'Normal',
-    deliveryDate: due,
-    upperSheets: 12,
-    lowerSheets: 10,
-  });
-  const id = created.body.id as string;
-  await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' });
-  await admin.post(`/cases/${id}/advance`, { fromStatus: 'Digital Planning' });
-  await drLee.post(`/cases/${id}/doctor-approve`);
-  for (const from of ['Model Printing', 'Thermoforming', 'Trimming & Polishing', 'Quality Check']) {
-    if (from === status) break;
-    const moved = await admin.post(`/cases/${id}/advance`, { fromStatus: from });
-    if (moved.status !== 200) throw new Error(`advance ${id} from ${from}: ${moved.status}`);
-  }
-  if ((await serverCase(id)).status !== status) throw new Error(`${id} did not reach ${status}`);
-  return id;
+  const input = { patientName, deliveryDate: due, upperSheets: 12, lowerSheets: 10 };
+  return (await roadCaseAt(byUsername(admin, drLee), status, input)).id;
 }
 
 const card = (page: Page, id: string) => page.locator(`.queue-card[data-case-id="${id}"]`);
