@@ -16,6 +16,7 @@ import {
   checkBackup,
   type BackupCase,
   type BackupUser,
+  type RestoreAnswer,
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
@@ -122,11 +123,7 @@ export class BackupService {
   }
 
   /** Validates the whole file, then imports it and updates the read models in one transaction. */
-  async restore(
-    body: unknown,
-    actor: Actor,
-    correlationId: string,
-  ): Promise<{ users: number; cases: number }> {
+  async restore(body: unknown, actor: Actor, correlationId: string): Promise<RestoreAnswer> {
     const checkStarted = performance.now();
     const checked = checkBackup(body, new Date().toISOString());
     const checkMs = performance.now() - checkStarted;
