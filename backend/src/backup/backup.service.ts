@@ -6,12 +6,10 @@ import {
   evolveUser,
   foldCase,
   isAdminUsername,
-  parseRole,
   sameUsername,
   userStreamId,
   type Actor,
   type UserEventData,
-  type UserState,
   RESTORE_MARKER,
   checkBackup,
   type BackupCase,
@@ -32,7 +30,7 @@ import {
   type RecordedEvent,
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
-import { UserViewProjection } from '../users/user-view.projection.js';
+import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
 
 export const RESTORE_STREAM = 'system-restores';
@@ -55,19 +53,6 @@ export interface RestoreReport {
   attempts: number;
   /** The cases' part of that transaction; its bulk append is `cases.appendMs`. */
   cases: CaseImportReport;
-}
-
-interface UserRow {
-  username_key: string;
-  username: string;
-  role: string;
-  email: string | null;
-  activation_sound_enabled: boolean;
-  notify_push: boolean;
-  notify_email: boolean;
-  password_hash: string;
-  version: number;
-  deleted: boolean;
 }
 
 /**
@@ -217,7 +202,7 @@ export class BackupService {
     users: ImportedUser[],
     metadata: EventMetadata,
   ): Promise<void> {
-    const rows: UserRow[] = await runner.query(
+    const rows: Omit<UserViewRow, 'last_position'>[] = await runner.query(
       `SELECT username_key, username, role, email, activation_sound_enabled, notify_push, notify_email,
               password_hash, version, deleted
          FROM user_view`,
@@ -249,7 +234,7 @@ export class BackupService {
 
   private async appendUserEvent(
     runner: QueryRunner,
-    row: UserRow | undefined,
+    row: Omit<UserViewRow, 'last_position'> | undefined,
     username: string,
     event: UserEventData,
     metadata: EventMetadata,
@@ -261,7 +246,7 @@ export class BackupService {
       metadata,
       runner,
     );
-    const state = evolveUser(row ? userState(row) : null, event);
+    const state = evolveUser(row ? userStateOf(row) : null, event);
     await this.userProjection.apply(state, appended.position, runner);
   }
 
@@ -324,19 +309,6 @@ async function withPasswordHash(user: BackupUser): Promise<ImportedUser> {
   const { username, role, email, activationSoundEnabled, notify } = user;
   const passwordHash = user.passwordHash ?? (await hashPassword(user.password!));
   return { username, role, email, activationSoundEnabled, ...(notify ? { notify } : {}), passwordHash };
-}
-
-function userState(row: UserRow): UserState {
-  return {
-    username: row.username,
-    role: parseRole(row.role) ?? 'Technician',
-    email: row.email,
-    activationSoundEnabled: row.activation_sound_enabled,
-    notify: { push: row.notify_push, email: row.notify_email },
-    passwordHash: row.password_hash,
-    deleted: row.deleted,
-    version: row.version,
-  };
 }
 
 const SECRET_KEYS = new Set(['password', 'passwordHash']);

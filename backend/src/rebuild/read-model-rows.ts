@@ -1,7 +1,8 @@
 /** The rows a replay writes into the read-model tables (live or shadow), built from folded states. */
-import { notesSize, notifyOf, type Case, type UserState } from '@alignerflow/domain';
+import { notesSize, type Case, type UserState } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { writeReportRows, type PendingReportRows } from '../reports/report-rows.projection.js';
+import { userViewValues } from '../users/user-view.projection.js';
 
 import { type ReadModelTables, type Entry } from './read-model-replay.js';
 const CASE_ID = /^CA-(\d{4})-(\d+)$/;
@@ -112,20 +113,6 @@ export function columns(rows: unknown[][], width: number): unknown[][] {
   return result;
 }
 
-export interface UserRow {
-  username_key: string;
-  username: string;
-  role: string;
-  email: string | null;
-  activation_sound_enabled: boolean;
-  notify_push: boolean;
-  notify_email: boolean;
-  password_hash: string;
-  version: number;
-  deleted: boolean;
-  last_position: string;
-}
-
 /** The case_ids row of an id (none for an id of another shape), for writeReadModelRows. */
 export function caseIdRows(id: string): unknown[][] {
   const match = CASE_ID.exec(id);
@@ -170,19 +157,7 @@ export function rowDocument({
   return data;
 }
 
-/** The columns UserViewProjection.apply writes for a state, in the order of the INSERT. */
+/** The user_view row of a state, as UserViewProjection.apply writes it. */
 export function userRow({ state, position }: Entry<UserState>): unknown[] {
-  return [
-    state.username.toLowerCase(),
-    state.username,
-    state.role,
-    state.email,
-    state.activationSoundEnabled,
-    state.passwordHash,
-    state.version,
-    state.deleted,
-    position,
-    notifyOf(state).push,
-    notifyOf(state).email,
-  ];
+  return userViewValues(state, position);
 }
