@@ -22,6 +22,7 @@ import { toCaseEvent } from '../cases/case-events.js';
 import { CaseImportService, type CaseImportReport } from '../cases/case-import.service.js';
 import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';
 import { DomainRejection } from '../common/domain-rejection.js';
+import { drained } from '../common/drained.js';
 import {
   EventStore,
   withTransaction,
@@ -330,18 +331,6 @@ function withoutSecrets(value: unknown, path: string, redacted: string[]): unkno
     else result[key] = withoutSecrets(item, `${path}.${key}`, redacted);
   }
   return result;
-}
-
-function drained(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

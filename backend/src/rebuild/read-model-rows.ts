@@ -3,6 +3,7 @@ import { notesSize, type Case, type UserState } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { writeReportRows, type PendingReportRows } from '../reports/report-rows.projection.js';
 import { userViewValues } from '../users/user-view.projection.js';
+import { CASE_VIEW_UPSERT } from '../cases/projections/case-view.projection.js';
 
 import { type ReadModelTables, type Entry } from './read-model-replay.js';
 const CASE_ID = /^CA-(\d{4})-(\d+)$/;
@@ -32,12 +33,7 @@ export async function writeReadModelRows(
                      $13::int[])
            AS r(id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at, created_date,
                 version, deleted, last_position, note_count, notes_text_length)
-       ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
-         assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
-         delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
-         created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
-         last_position = excluded.last_position, note_count = excluded.note_count,
-         notes_text_length = excluded.notes_text_length`,
+       ${CASE_VIEW_UPSERT}`,
       columns(pending.cases, 13).map((column, index) => (index === 1 ? column.join('\n') : column)),
     );
   }
