@@ -23,6 +23,7 @@ module.exports = {
   ],
   moduleNameMapper: {
     '^@alignerflow/domain$': '<rootDir>/libs/domain/src/index.ts',
+    '^@alignerflow/domain/testing$': '<rootDir>/libs/domain/src/testing/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

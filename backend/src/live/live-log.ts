@@ -29,8 +29,6 @@ export type LiveEventName =
   | 'manager_alert'
   | 'doctor_alert';
 
-/** The marker a restore appends before its import events. */
-
 /**
  * A message ready to go out. `key` is the log entry it stands for (its `id:` is key.position):
  * every change of the log up to that entry that concerns the message is in it, so a client that

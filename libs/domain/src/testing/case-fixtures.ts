@@ -7,7 +7,7 @@ import type { Case, StageStatus } from '../case/case.js';
 import { type CaseCommand } from '../case/commands.js';
 import { decide } from '../case/decide.js';
 import { type Decision } from '../case/decision.js';
-import type { CaseEventData } from '../case/events.js';
+import type { CaseEvent, CaseEventData } from '../case/events.js';
 import { evolve } from '../case/evolve.js';
 import { nextStatus, type CaseStatus } from '../case/status.js';
 import type { Actor, Role } from '../permissions/roles.js';
@@ -82,42 +82,82 @@ export const E = {
   deleted: (): CaseEventData => ({ type: 'CaseDeleted', data: {} }),
 };
 
-export type Given = CaseEventData | [CaseEventData, Actor];
-/** Folds events (by the manager unless said otherwise), one hour apart from T0. */
+/** An event by the manager, or by `actor`, or by `actor` at `at` (else one hour apart from T0). */
+export type Given = CaseEventData | [CaseEventData, Actor] | [CaseEventData, Actor, string];
+
+/** Stamps events with their actor and time: by the manager, one hour apart from T0, unless said. */
+export function stamp(events: Given[]): CaseEvent[] {
+  return events.map((item, index) => {
+    const [event, actor = manager, at = time(index)] = Array.isArray(item) ? item : [item];
+    return { ...event, actor, at } as CaseEvent;
+  });
+}
+
+/** The case the events make: the one way a test gets a case. */
 export function given(...events: Given[]): Case {
-  return events.reduce<Case | null>((state, item, index) => {
-    const [event, actor] = Array.isArray(item) ? item : [item, manager];
-    return evolve(state, { ...event, actor, at: time(index) } as Parameters<typeof evolve>[1]);
-  }, null)!;
+  return stamp(events).reduce<Case | null>(evolve, null)!;
+}
+
+/** One step of the usual road: who sends which command, and the event it decides. */
+export interface RoadStep {
+  by: Actor;
+  command: CaseCommand;
+  event: CaseEventData;
+}
+
+/**
+ * The steps that take a new case of dr.lee's from Pending Approval to `status` the usual way,
+ * each by a role allowed to: the domain folds their events, the API tests send their commands.
+ */
+export function roadSteps(status: CaseStatus): RoadStep[] {
+  if (status === 'Pending Approval') return [];
+  if (status === 'Rejected') {
+    return [{ by: manager, command: { type: 'RejectCase', reason: 'Scan unusable' }, event: E.rejected() }];
+  }
+  const steps: RoadStep[] = [
+    {
+      by: manager,
+      command: { type: 'ApproveCase', doctorUsername: drLee.username, doctor: drLee },
+      event: E.approved(),
+    },
+  ];
+  for (let current: CaseStatus = 'Digital Planning'; current !== status;) {
+    const next: CaseStatus = nextStatus(current)!;
+    steps.push(
+      current === 'Doctor Approval'
+        ? { by: drLee, command: { type: 'ApproveTreatmentPlan' }, event: E.planApproved() }
+        : {
+            by: manager,
+            command: { type: 'AdvanceStage', fromStatus: current },
+            event: E.advanced(current, next),
+          },
+    );
+    current = next;
+  }
+  return steps;
 }
 
 /** The events that take a new case (assigned to dr.lee on approval) to `status` the usual way. */
 export function road(status: CaseStatus, created: Partial<CreatedData> = {}): CaseEventData[] {
-  const events = [E.created(created)];
-  if (status === 'Pending Approval') return events;
-  if (status === 'Rejected') return [...events, E.rejected()];
-  events.push(E.approved());
-  for (let current: CaseStatus = 'Digital Planning'; current !== status;) {
-    const next: CaseStatus = nextStatus(current)!;
-    events.push(current === 'Doctor Approval' ? E.planApproved() : E.advanced(current, next));
-    current = next;
-  }
-  return events;
+  return [E.created(created), ...roadSteps(status).map((step) => step.event)];
 }
 
-/** A case at `status`; Scan Received is off the usual road (approval skips it), so it is set up by hand. */
+/**
+ * A case at `status`. Scan Received is off the usual road (approval skips it): only a backup of
+ * the original portal brings a case there, so it comes as the import of such a case.
+ */
 export function caseAt(status: CaseStatus, ...more: Given[]): Case {
   if (status !== 'Scan Received') return given(...road(status), ...more);
-  const pending = given(...road('Pending Approval'), E.approved(), ...more);
-  return {
-    ...pending,
-    status: 'Scan Received',
-    alignerWorkflow: pending.alignerWorkflow.map((step, index) => ({
-      ...step,
-      completed: index < 1,
-      date: index < 1 ? step.date : null,
-    })),
-  };
+  const { version: _version, ...pending } = given(...road('Pending Approval'));
+  const imported: Case['alignerWorkflow'] = pending.alignerWorkflow.map((step, index) => ({
+    ...step,
+    completed: index < 1,
+    date: index < 1 ? pending.createdDate : null,
+  }));
+  return given(
+    { type: 'CaseImported', data: { case: { ...pending, status, alignerWorkflow: imported } } },
+    ...more,
+  );
 }
 
 export const run = (state: Case | null, command: CaseCommand, actor: Actor = manager): Decision =>

@@ -1,55 +1,23 @@
-/** Fixtures of the evolve specs: events stamped with an actor and a time, folded. */
-import { type CaseEvent, type CaseEventData } from '../case/events.js';
+/** Fixtures of the evolve specs: the case fixtures' events, folded through `foldCase`. */
 import { foldCase } from '../case/evolve.js';
-import { CASE_STATUSES } from '../case/status.js';
-import type { Actor } from '../permissions/roles.js';
+import { E, road, stamp, type Given } from './case-fixtures.js';
 
-export const T0 = Date.parse('2025-03-10T09:00:00.000Z');
-export const time = (hour: number) => new Date(T0 + hour * 3_600_000).toISOString();
-export const manager: Actor = { username: 'admin', role: 'Manager' };
-export const drLee: Actor = { username: 'dr.lee', role: 'Doctor' };
+export { T0, time, manager, drLee, stamp } from './case-fixtures.js';
 
-export const createdEvent: CaseEventData = {
-  type: 'CaseCreated',
-  data: {
-    id: 'CA-2025-321',
-    patientName: 'Jane Doe',
-    doctorName: 'Dr. Lee',
-    clinicName: 'Smile Clinic',
-    priority: 'High',
-    deliveryDate: '2025-03-24',
-    treatmentPlanNotes: 'Crowding',
-    assignedDoctorUsername: 'dr.lee',
-    files: [{ name: 'upper.stl', type: 'STL', url: '/u/upper.stl', size: '1.00 MB' }],
-    price: 1200,
-    upperSheets: 3,
-    lowerSheets: 4,
-    fee: { amount: 50, currency: 'USD' },
-  },
-};
+export const createdEvent = E.created({
+  id: 'CA-2025-321',
+  priority: 'High',
+  treatmentPlanNotes: 'Crowding',
+  files: [{ name: 'upper.stl', type: 'STL', url: '/u/upper.stl', size: '1.00 MB' }],
+  lowerSheets: 4,
+});
 
-/** Events stamped one hour apart, by the manager unless given as [event, actor]. */
-export function stamp(events: (CaseEventData | [CaseEventData, Actor])[]): CaseEvent[] {
-  return events.map((item, index) => {
-    const [event, actor] = Array.isArray(item) ? item : [item, manager];
-    return { ...event, actor, at: time(index) } as CaseEvent;
-  });
-}
-export const fold = (...events: (CaseEventData | [CaseEventData, Actor])[]) => foldCase(stamp(events))!;
+export const fold = (...events: Given[]) => foldCase(stamp(events))!;
 
-export const approved: CaseEventData = { type: 'CaseApproved', data: { doctorUsername: 'dr.lee' } };
-export const advance = (from: string, to: string) =>
-  ({ type: 'StageAdvanced', data: { from, to } }) as CaseEventData;
+export const approved = E.approved();
+export const advance = E.advanced;
 /** Created → approved → walked to Completed. */
-export const toCompleted: CaseEventData[] = [
-  createdEvent,
-  approved,
-  advance('Digital Planning', 'Doctor Approval'),
-  { type: 'TreatmentPlanApproved', data: {} },
-  ...CASE_STATUSES.slice(4).flatMap((status, index, rest) =>
-    index + 1 < rest.length ? [advance(status, rest[index + 1])] : [],
-  ),
-];
+export const toCompleted = [createdEvent, ...road('Completed').slice(1)];
 
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
