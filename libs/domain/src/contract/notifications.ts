@@ -25,3 +25,16 @@ export interface LiveAlert {
   doctor?: string;
   kind?: RiskKind;
 }
+
+/**
+ * A Web Push message's JSON, as the service worker receives it (FCM carries the same fields):
+ * what the notification says and where a click on it leads.
+ */
+export interface PushMessage {
+  title: string;
+  body: string;
+  caseId: string | null;
+  /** Where a click on the notification leads, under the app base path (an email: the full URL). */
+  url: string;
+  icon: string;
+}
