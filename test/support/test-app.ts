@@ -19,10 +19,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
 /** The built app (frontend/dist), served by the API process as in production. */
 export const BUILT_SPA = join(__dirname, '..', '..', 'frontend', 'dist');
 
+/** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
 export async function startTestApp(
   env: Record<string, string> = {},
   options: { spaDir?: string } = {},

@@ -8,6 +8,7 @@ import {
   type Actor,
   type Alert,
   type CaseSummary,
+  type LiveAlert,
   type User,
   RESTORE_MARKER,
 } from '@alignerflow/domain';
@@ -27,8 +28,6 @@ export type LiveEventName =
   | 'users_refresh'
   | 'manager_alert'
   | 'doctor_alert';
-
-/** The marker a restore appends before its import events. */
 
 /**
  * A message ready to go out. `key` is the log entry it stands for (its `id:` is key.position):
@@ -276,7 +275,7 @@ function caseMessage(key: Checkpoint, row: CaseRow, created: boolean): LiveMessa
 }
 
 function alertMessage(key: Checkpoint, alert: Alert): LiveMessage {
-  const data =
+  const data: LiveAlert =
     alert.kind === 'doctor_alert'
       ? { title: alert.title, body: alert.body, caseId: alert.caseId, doctor: alert.doctor }
       : alert.risk

@@ -24,8 +24,10 @@ export const REPORT_TEXTS = {
 
 export type RemakeKind = 'remake' | 'refinement';
 
-/** Where a follow-up case comes from: CaseCreated's `origin` (reorders). */
-/** What the reports keep of a case's origin (the Case's own is CaseOrigin). */
+/**
+ * Where a follow-up case comes from (CaseCreated's `origin`, set by a reorder), as the reports
+ * keep it; the Case's own is CaseOrigin.
+ */
 export interface ReportOrigin {
   caseId: string;
   kind: RemakeKind;

@@ -4,23 +4,11 @@ import type { Case } from '../case/case.js';
 import { type CaseCommand, type NewCaseInput } from '../case/commands.js';
 import { ALL_CASE_STATUSES, WORKFLOW_ORDER } from '../case/status.js';
 import { type Actor, type Role } from '../permissions/roles.js';
+import { T0, manager, rep, designer, tech, tech2, drLee, drPatel } from './case-fixtures.js';
 
-/**
- * Property-based tests: random sequences of commands by random actors, starting from a created
- * case. Every accepted decision's events are applied through evolve; after every step the case
- * must still satisfy the workflow's invariants.
- */
-
-export const T0 = Date.parse('2025-03-10T09:00:00.000Z');
+export { T0, manager, rep, designer, tech, tech2, drLee, drPatel };
 export const at = (step: number) => new Date(T0 + step * 37 * 60_000).toISOString(); // increasing, 37 min apart
 
-export const manager: Actor = { username: 'admin', role: 'Manager' };
-export const rep: Actor = { username: 'rep', role: 'Representative' };
-export const designer: Actor = { username: 'designer', role: 'Designer' };
-export const tech: Actor = { username: 'tech', role: 'Technician' };
-export const tech2: Actor = { username: 'tech2', role: 'Technician' };
-export const drLee: Actor = { username: 'dr.lee', role: 'Doctor' };
-export const drPatel: Actor = { username: 'dr.patel', role: 'Doctor' };
 export const USERS: Actor[] = [manager, rep, designer, tech, tech2, drLee, drPatel];
 export const DIRECTORY = new Map<string, { username: string; role: Role }>(
   USERS.map((user) => [user.username, user]),
