@@ -3,27 +3,14 @@ import {
   checkBackup,
   type Actor,
   type Case,
-  type CaseDetails,
   type CaseEventData,
-  type CaseFile,
   type CaseHistoryEntry,
   type CaseStatus,
-  type RemakeReasonCode,
-  type ReorderKind,
-  type StageStatus,
   type User,
 } from '@alignerflow/domain';
-import {
-  E as DOMAIN_EVENTS,
-  given,
-  roadSteps,
-  stamp,
-  time,
-  type CreatedData,
-  type Given,
-} from '@alignerflow/domain/testing';
+import { E, given, roadSteps, stamp, time, type CreatedData, type Given } from '@alignerflow/domain/testing';
 
-export type { Given } from '@alignerflow/domain/testing';
+export { E, type Given } from '@alignerflow/domain/testing';
 
 export const manager: User = {
   username: 'admin',
@@ -61,39 +48,6 @@ export const doctor: User = {
   notify: { push: true, email: true },
 };
 export const allUsers = [manager, representative, designer, technician, doctor];
-
-/**
- * The domain's event builders, and those of the commands the app's tests answer for. A test
- * writes what happened to a case as these events; `makeCase` folds them.
- */
-export const E = {
-  ...DOMAIN_EVENTS,
-  edited: (changes: Partial<CaseDetails>): CaseEventData => ({
-    type: 'CaseDetailsEdited',
-    data: { changes },
-  }),
-  priced: (price: number | null, upperSheets: number | null, lowerSheets: number | null): CaseEventData => ({
-    type: 'PricingUpdated',
-    data: { price, upperSheets, lowerSheets },
-  }),
-  note: (text: string): CaseEventData => ({ type: 'NoteAdded', data: { text } }),
-  filesAdded: (...files: CaseFile[]): CaseEventData => ({ type: 'FilesAdded', data: { files } }),
-  fileRemoved: (url: string, reason: string): CaseEventData => ({
-    type: 'FileRemoved',
-    data: { url, reason },
-  }),
-  followUp: (
-    caseId: string,
-    kind: ReorderKind,
-    reasonCode: RemakeReasonCode | null = null,
-    reason = '',
-  ): CaseEventData => ({ type: 'FollowUpOrdered', data: { caseId, kind, reasonCode, reason } }),
-  /** A stage QR scanned: the stage changes as the scan decides it. */
-  scanned: (stageNumber: number, status: StageStatus): CaseEventData => ({
-    type: 'AlignerStageChanged',
-    data: { stageNumber, status, viaScan: true },
-  }),
-};
 
 /**
  * What a test says of a case: only what its creation carries, where it has got to, and whether
