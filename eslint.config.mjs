@@ -30,6 +30,24 @@ export default tseslint.config(
     },
   },
   {
+    // The domain's test fixtures build cases from events for tests; the app bundle never holds them.
+    files: ['frontend/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'frontend/src/test/**', '**/testSupport.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@alignerflow/domain/testing',
+              message: 'Test fixtures: import them from tests, src/test/ or testSupport.tsx only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The domain is shared by server and browser: no framework, no I/O.
     files: ['libs/domain/src/**/*.ts'],
     rules: {

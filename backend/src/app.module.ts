@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventEmitterModule } from '@nestjs/event-emitter';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AiModule } from './ai/ai.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -11,6 +10,7 @@ import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { databaseModule } from './database/database.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ClientConfigController } from './config/client-config.controller.js';
@@ -34,13 +34,7 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
-        TypeOrmModule.forRoot({
-          type: 'postgres',
-          url: databaseUrl,
-          entities: [],
-          synchronize: false,
-          extra: { max: config.databasePoolSize },
-        }),
+        databaseModule(config, databaseUrl),
         CqrsModule.forRoot(),
         EventEmitterModule.forRoot(),
         EventStoreModule,

@@ -3,6 +3,7 @@
  * serves it offline, waits for 'SKIP_WAITING' from the 'Update available' banner, shows push
  * notifications and focuses the app when one is clicked. The API is never cached here.
  */
+import type { PushMessage } from '@alignerflow/domain';
 
 // Minimal typings of the service worker scope (the project compiles with the DOM library).
 interface ExtendableEvent extends Event {
@@ -102,12 +103,8 @@ sw.addEventListener('fetch', (event) => {
   event.respondWith(caches.match(request, { cacheName }).then((cached) => cached ?? fetch(request)));
 });
 
-interface PushPayload {
-  title?: string;
-  body?: string;
-  caseId?: string;
-  url?: string;
-}
+/** What arrived: the server's PushMessage, read as untrusted (any field may be missing). */
+type PushPayload = Partial<PushMessage>;
 
 function readPush(event: PushEvent): PushPayload {
   if (!event.data) return {};
@@ -127,7 +124,7 @@ sw.addEventListener('push', (event) => {
     badge: new URL('icons/icon-192.png', scope).href,
     vibrate: [300, 60, 300, 60, 700],
     data: { url: payload.url ?? scope, caseId: payload.caseId },
-    tag: payload.caseId,
+    tag: payload.caseId ?? undefined,
   };
   event.waitUntil(sw.registration.showNotification(payload.title || DEFAULT_TITLE, options));
 });

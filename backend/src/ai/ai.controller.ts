@@ -13,6 +13,8 @@ import {
   PHOTO_ANALYSIS_WINDOW_MS,
   tooManyPhotoAnalysesText,
   type Actor,
+  type AnalyzePhotoBody,
+  type PhotoAnalysisAnswer,
 } from '@alignerflow/domain';
 import { IsString, MaxLength } from 'class-validator';
 import type { Response } from 'express';
@@ -24,7 +26,7 @@ import { FilesService } from '../files/files.service.js';
 import { AttemptLimiter } from '../security/attempt-limiter.js';
 import { AI_TEXTS, PhotoAnalysisModel } from './photo-analysis.model.js';
 
-export class AnalyzePhotoDto {
+export class AnalyzePhotoDto implements AnalyzePhotoBody {
   @IsString() @MaxLength(40) caseId!: string;
   @IsString() @MaxLength(2048) fileUrl!: string;
 }
@@ -45,7 +47,7 @@ export class AiController {
     @CurrentActor() actor: Actor,
     @Body() body: AnalyzePhotoDto,
     @Res({ passthrough: true }) response: Response,
-  ) {
+  ): Promise<PhotoAnalysisAnswer> {
     requireCapability(actor, 'analyzePhoto', 'AI photo analysis is for lab staff.');
     const theCase = await this.cases.findVisible(actor, body.caseId);
     if (!theCase) return rejectWith('not_found', CASE_TEXTS.notFound);

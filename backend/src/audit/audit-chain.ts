@@ -26,9 +26,3 @@ export interface VerifyResult {
   firstBroken: string | null;
   headHash: string | null;
 }
-
-/** `GET /audit/verify?caseId=…`: one case's sealed events, and how many are not sealed yet. */
-export interface CaseVerifyResult extends Omit<VerifyResult, 'headHash'> {
-  caseId: string;
-  unsealed: number;
-}

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { chainHash, EVENT_HASH_SQL, GENESIS } from './audit-chain.js';
 
@@ -14,16 +15,8 @@ import { chainHash, EVENT_HASH_SQL, GENESIS } from './audit-chain.js';
 const SEALER_LOCK_ID = '7240913350164081012';
 /** Events per seal statement: a restore of 100k events is sealed in ten. */
 const BATCH = 10_000;
-/** The fallback when a wake-up is lost, or when events were not yet commit-safe at the wake-up. */
-const IDLE_POLL_MS = 500;
-/** How soon another process takes over when the leader's session ends. */
-const FOLLOWER_POLL_MS = 1000;
 
-export interface SealerOptions {
-  /** Overrides for tests. */
-  idlePollMs?: number;
-  followerPollMs?: number;
-}
+export type SealerOptions = Partial<LeaderLoopTimings>;
 
 interface SealHead {
   seq: number;
@@ -34,34 +27,40 @@ interface SealHead {
 
 /**
  * Seals every event into the hash chain of `audit_seals`, in the log's commit-safe order (see
- * README.md). A leader-elected, checkpointed follower of the log like the notification dispatcher:
- * the process holding a session-level advisory lock on its own connection seals, with that
- * connection (a process that lost its session, and with it the lock, cannot write). Its checkpoint
- * is the last seal itself. Woken by this process's commits, by NOTIFY from every process's appends,
- * and by a poll of at most IDLE_POLL_MS, so an event is sealed well within 5 s of its commit unless
- * an older transaction on the server is still running (commit-safe order waits for it).
+ * README.md). A leader loop like the notification dispatcher (event-store/leader-loop.ts): only
+ * the process holding the lock seals, with the lock's connection. Its checkpoint is the last seal
+ * itself. An event is sealed well within 5 s of its commit unless an older transaction on the
+ * server is still running (commit-safe order waits for it).
  */
 @Injectable()
 export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('AuditSealer');
-  private client?: Client;
-  private leading = false;
-  private loop?: Promise<void>;
-  private stopping = false;
-  private pendingWake = false;
-  private wakeUp?: () => void;
-  private failures = 0;
-  private unsubscribe?: () => void;
-  private lastFailureLog = 0;
-  private options: Required<SealerOptions> = { idlePollMs: IDLE_POLL_MS, followerPollMs: FOLLOWER_POLL_MS };
+  private readonly loop: LeaderLoop;
 
-  constructor(
-    private readonly dataSource: DataSource,
-    @Optional() private readonly listener?: LogListener,
-  ) {}
+  constructor(dataSource: DataSource, @Optional() listener?: LogListener) {
+    this.loop = new LeaderLoop(
+      dataSource,
+      listener,
+      {
+        lockId: SEALER_LOCK_ID,
+        idlePollMs: 500,
+        followerPollMs: 1000,
+        logger: new Logger('AuditSealer'),
+        texts: {
+          leading: 'This process now seals the event log.',
+          failed: (failures, message) =>
+            `Sealing the event log failed (${failures}x), will retry; nothing is skipped: ${message}`,
+          recovered: (failures) => `Sealing works again after ${failures} failure(s).`,
+        },
+      },
+      async () => {
+        const sealed = await this.sealOnce();
+        return sealed === null ? 'follower' : sealed < BATCH ? 'caught-up' : 'more';
+      },
+    );
+  }
 
   get isLeader(): boolean {
-    return this.leading;
+    return this.loop.isLeader;
   }
 
   onApplicationBootstrap(): void {
@@ -73,121 +72,23 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   start(options: SealerOptions = {}): void {
-    if (this.loop) return;
-    this.options = { ...this.options, ...options };
-    this.stopping = false;
-    this.unsubscribe = this.listener?.subscribe({ appended: this.wake, connected: this.wake }).unsubscribe;
-    this.loop = this.run();
+    this.loop.start(options);
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.unsubscribe?.();
-    this.wakeUp?.();
-    await this.loop;
-    this.loop = undefined;
-    await this.dropConnection();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  readonly wake = (): void => {
-    this.pendingWake = true;
-    this.wakeUp?.();
-  };
+  readonly wake = (): void => this.loop.wake();
 
   /**
    * One step as leader: seal the next batch. Returns how many events it sealed, or null when
    * another process leads. Public for tests; the loop calls it.
    */
   async sealOnce(): Promise<number | null> {
-    const client = await this.lead();
+    const client = await this.loop.lead();
     if (!client) return null;
     return sealNext(client, BATCH);
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        const sealed = await this.sealOnce();
-        if (this.failures > 0) this.logger.log(`Sealing works again after ${this.failures} failure(s).`);
-        this.failures = 0;
-        if (sealed === null) await this.sleep(this.options.followerPollMs, false);
-        else if (sealed < BATCH) await this.sleep(this.options.idlePollMs, true);
-      } catch (error) {
-        this.failures++;
-        if (this.failures === 1 || Date.now() - this.lastFailureLog > 30_000) {
-          this.lastFailureLog = Date.now();
-          this.logger.warn(
-            `Sealing the event log failed (${this.failures}x), will retry; nothing is skipped: ${(error as Error).message}`,
-          );
-        }
-        await this.dropConnection();
-        await this.sleep(Math.min(250 * 2 ** Math.min(this.failures, 6), 10_000), false);
-      }
-    }
-  }
-
-  /** The lock connection, if this process leads (or now becomes the leader). */
-  private async lead(): Promise<Client | undefined> {
-    if (!this.client) {
-      const url = (this.dataSource.options as { url?: string }).url;
-      if (!url) throw new Error('The audit sealer needs the database URL');
-      const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-      client.on('error', () => {
-        if (this.client === client) void this.dropConnection();
-      });
-      try {
-        await client.connect();
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      this.client = client;
-      this.leading = false;
-    }
-    if (!this.leading) {
-      const { rows } = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
-        SEALER_LOCK_ID,
-      ]);
-      this.leading = rows[0].ok;
-      if (this.leading) this.logger.log('This process now seals the event log.');
-    }
-    return this.leading ? this.client : undefined;
-  }
-
-  private async dropConnection(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    this.leading = false;
-    // Ending the session releases the advisory lock. A dead server must not hold up a shutdown.
-    if (client)
-      await Promise.race([
-        client.end().catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, 2000).unref()),
-      ]);
-  }
-
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    if (wakeable && this.pendingWake) {
-      this.pendingWake = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = wakeable
-        ? () => {
-            this.pendingWake = false;
-            done();
-          }
-        : () => {
-            if (this.stopping) done();
-          };
-    });
   }
 }
 

@@ -1,11 +1,6 @@
 import { hash } from 'node:crypto';
-import {
-  chainHash,
-  EVENT_HASH_SQL,
-  GENESIS,
-  type CaseVerifyResult,
-  type VerifyResult,
-} from './audit-chain.js';
+import type { CaseVerification } from '@alignerflow/domain';
+import { chainHash, EVENT_HASH_SQL, GENESIS, type VerifyResult } from './audit-chain.js';
 
 /** What the verifier needs of a database: TypeORM's DataSource (a pool) fits. */
 export interface Queryable {
@@ -153,7 +148,7 @@ async function firstUnsealedBehind(
  * and each of its seals' link to the seal before it. Cheap (the case's rows and as many seals),
  * it proves the case's own trail; only the whole-log check proves the rest of the chain.
  */
-export async function verifyCase(db: Queryable, caseId: string): Promise<CaseVerifyResult> {
+export async function verifyCase(db: Queryable, caseId: string): Promise<CaseVerification> {
   const rows: {
     seq: string | null;
     position: string;

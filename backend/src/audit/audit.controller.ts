@@ -1,9 +1,10 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
-import { CASE_TEXTS, type Actor } from '@alignerflow/domain';
+import { CASE_TEXTS, type Actor, type CaseVerification } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
+import type { VerifyResult } from './audit-chain.js';
 import { verifyCase, verifyLog } from './audit-verifier.js';
 
 const MANAGER_ONLY = 'Only a manager can verify the event log.';
@@ -16,7 +17,10 @@ export class AuditController {
   /** The whole chain; with `caseId`, only that case's events and their seals (README.md). */
   @Get('verify')
   @Header('Cache-Control', 'no-store')
-  async verify(@CurrentActor() actor: Actor, @Query('caseId') caseId?: unknown) {
+  async verify(
+    @CurrentActor() actor: Actor,
+    @Query('caseId') caseId?: unknown,
+  ): Promise<VerifyResult | CaseVerification> {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     if (caseId === undefined) return verifyLog(this.dataSource);
     if (typeof caseId !== 'string' || caseId === '') rejectWith('not_found', CASE_TEXTS.notFound);

@@ -16,6 +16,8 @@ import {
   tooManySignInsText,
   USER_TEXTS,
   type Actor,
+  type LoginAnswer,
+  type MeAnswer,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -59,7 +61,7 @@ export class AuthController {
     @Body() body: LoginDto,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ) {
+  ): Promise<LoginAnswer> {
     const key = signInKey(body.username, request);
     const verdict = await this.limiter.consume(key, SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS);
     if (!verdict.allowed) {
@@ -92,7 +94,10 @@ export class AuthController {
 
   @Post('logout')
   @HttpCode(204)
-  async logout(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: Response) {
+  async logout(
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
     if (request.sessionTokenHash) await this.sessions.end(request.sessionTokenHash);
     response.clearCookie(SESSION_COOKIE, { path: this.config.basePath });
   }
@@ -100,13 +105,16 @@ export class AuthController {
   /** Ends every session of the caller, this one included (a lost phone, a shared computer). */
   @Post('logout-everywhere')
   @HttpCode(204)
-  async logoutEverywhere(@CurrentActor() actor: Actor, @Res({ passthrough: true }) response: Response) {
+  async logoutEverywhere(
+    @CurrentActor() actor: Actor,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
     await this.sessions.endAllFor(actor.username);
     response.clearCookie(SESSION_COOKIE, { path: this.config.basePath });
   }
 
   @Get('me')
-  async me(@CurrentActor() actor: Actor) {
+  async me(@CurrentActor() actor: Actor): Promise<MeAnswer> {
     const user = await this.users.find(actor.username);
     if (!user) throw new UnauthorizedException({ error: 'Not signed in.' });
     return { user: withoutSecrets(user) };

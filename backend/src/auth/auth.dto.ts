@@ -1,6 +1,7 @@
+import type { LoginBody } from '@alignerflow/domain';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
-export class LoginDto {
+export class LoginDto implements LoginBody {
   @IsString({ message: 'Username is required.' })
   @MaxLength(256)
   username!: string;

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
-import type { Actor } from '@alignerflow/domain';
+import type { Actor, RestoreAnswer } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -27,7 +27,11 @@ export class BackupController {
   /** Body limit 200 MB (app.ts). Validated whole before anything changes. */
   @Post('restore')
   @HttpCode(200)
-  restore(@CurrentActor() actor: Actor, @CorrelationId() correlationId: string, @Body() body: unknown) {
+  restore(
+    @CurrentActor() actor: Actor,
+    @CorrelationId() correlationId: string,
+    @Body() body: unknown,
+  ): Promise<RestoreAnswer> {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     return this.backups.restore(body, actor, correlationId);
   }

@@ -6,16 +6,15 @@ import {
   evolveUser,
   foldCase,
   isAdminUsername,
-  parseRole,
   sameUsername,
   userStreamId,
   type Actor,
   type UserEventData,
-  type UserState,
   RESTORE_MARKER,
   checkBackup,
   type BackupCase,
   type BackupUser,
+  type RestoreAnswer,
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
@@ -24,6 +23,7 @@ import { toCaseEvent } from '../cases/case-events.js';
 import { CaseImportService, type CaseImportReport } from '../cases/case-import.service.js';
 import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';
 import { DomainRejection } from '../common/domain-rejection.js';
+import { drained } from '../common/drained.js';
 import {
   EventStore,
   withTransaction,
@@ -32,7 +32,7 @@ import {
   type RecordedEvent,
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
-import { UserViewProjection } from '../users/user-view.projection.js';
+import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
 
 export const RESTORE_STREAM = 'system-restores';
@@ -55,19 +55,6 @@ export interface RestoreReport {
   attempts: number;
   /** The cases' part of that transaction; its bulk append is `cases.appendMs`. */
   cases: CaseImportReport;
-}
-
-interface UserRow {
-  username_key: string;
-  username: string;
-  role: string;
-  email: string | null;
-  activation_sound_enabled: boolean;
-  notify_push: boolean;
-  notify_email: boolean;
-  password_hash: string;
-  version: number;
-  deleted: boolean;
 }
 
 /**
@@ -122,11 +109,7 @@ export class BackupService {
   }
 
   /** Validates the whole file, then imports it and updates the read models in one transaction. */
-  async restore(
-    body: unknown,
-    actor: Actor,
-    correlationId: string,
-  ): Promise<{ users: number; cases: number }> {
+  async restore(body: unknown, actor: Actor, correlationId: string): Promise<RestoreAnswer> {
     const checkStarted = performance.now();
     const checked = checkBackup(body, new Date().toISOString());
     const checkMs = performance.now() - checkStarted;
@@ -217,7 +200,7 @@ export class BackupService {
     users: ImportedUser[],
     metadata: EventMetadata,
   ): Promise<void> {
-    const rows: UserRow[] = await runner.query(
+    const rows: Omit<UserViewRow, 'last_position'>[] = await runner.query(
       `SELECT username_key, username, role, email, activation_sound_enabled, notify_push, notify_email,
               password_hash, version, deleted
          FROM user_view`,
@@ -249,7 +232,7 @@ export class BackupService {
 
   private async appendUserEvent(
     runner: QueryRunner,
-    row: UserRow | undefined,
+    row: Omit<UserViewRow, 'last_position'> | undefined,
     username: string,
     event: UserEventData,
     metadata: EventMetadata,
@@ -261,7 +244,7 @@ export class BackupService {
       metadata,
       runner,
     );
-    const state = evolveUser(row ? userState(row) : null, event);
+    const state = evolveUser(row ? userStateOf(row) : null, event);
     await this.userProjection.apply(state, appended.position, runner);
   }
 
@@ -326,19 +309,6 @@ async function withPasswordHash(user: BackupUser): Promise<ImportedUser> {
   return { username, role, email, activationSoundEnabled, ...(notify ? { notify } : {}), passwordHash };
 }
 
-function userState(row: UserRow): UserState {
-  return {
-    username: row.username,
-    role: parseRole(row.role) ?? 'Technician',
-    email: row.email,
-    activationSoundEnabled: row.activation_sound_enabled,
-    notify: { push: row.notify_push, email: row.notify_email },
-    passwordHash: row.password_hash,
-    deleted: row.deleted,
-    version: row.version,
-  };
-}
-
 const SECRET_KEYS = new Set(['password', 'passwordHash']);
 
 /** An event as exported: everything but secrets, with the paths of what was left out. */
@@ -358,18 +328,6 @@ function withoutSecrets(value: unknown, path: string, redacted: string[]): unkno
     else result[key] = withoutSecrets(item, `${path}.${key}`, redacted);
   }
   return result;
-}
-
-function drained(response: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
-  });
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

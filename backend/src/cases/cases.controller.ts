@@ -1,6 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CASE_TEXTS, parseInteger, parseStatus, type Actor, type Case } from '@alignerflow/domain';
+import {
+  CASE_TEXTS,
+  parseInteger,
+  parseStatus,
+  type Actor,
+  type Case,
+  type CaseHistoryEntry,
+  type CaseQrAnswer,
+  type DashboardFigures,
+  type ScanAnswer,
+} from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -79,30 +89,34 @@ export class CasesController {
   }
 
   @Get('cases/:id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string) {
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<Case> {
     return (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
   }
 
   @Get('cases/:id/history')
-  async history(@CurrentActor() actor: Actor, @Param('id') id: string) {
+  async history(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<CaseHistoryEntry[]> {
     if (!(await this.queries.isVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
     return this.queries.history(id);
   }
 
   @Get('dashboard')
-  dashboard(@CurrentActor() actor: Actor) {
+  dashboard(@CurrentActor() actor: Actor): Promise<DashboardFigures> {
     requireCapability(actor, 'viewDashboard', 'The Lab Dashboard is for lab staff.');
     return this.queries.dashboard();
   }
 
   @Post('cases')
-  create(@Caller() caller: Caller, @Body() body: CreateCaseDto) {
+  create(@Caller() caller: Caller, @Body() body: CreateCaseDto): Promise<Case> {
     return this.run(new CreateCaseCommand(body, caller.actor, options(caller)));
   }
 
   /** Edit Case: the full case may be sent back; only the edit fields may differ. */
   @Put('cases/:id')
-  edit(@Caller() caller: Caller, @Param('id') id: string, @Body() body: Record<string, unknown>) {
+  edit(
+    @Caller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<Case> {
     if (!body || typeof body !== 'object' || Array.isArray(body))
       rejectWith('invalid', 'The body must be a JSON object.');
     // As for every other command: a mistyped version is refused, never silently ignored.
@@ -118,13 +132,13 @@ export class CasesController {
 
   @Delete('cases/:id')
   @HttpCode(204)
-  async remove(@Caller() caller: Caller, @Param('id') id: string) {
+  async remove(@Caller() caller: Caller, @Param('id') id: string): Promise<void> {
     await this.run(new DeleteCaseCommand(id, caller.actor, options(caller)));
   }
 
   @Post('cases/:id/approve')
   @HttpCode(200)
-  approve(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ApproveCaseDto) {
+  approve(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ApproveCaseDto): Promise<Case> {
     return this.run(
       new ApproveCaseCommand(id, caller.actor, options(caller, body), {
         doctorUsername: body.doctorUsername,
@@ -134,13 +148,13 @@ export class CasesController {
 
   @Post('cases/:id/reject')
   @HttpCode(200)
-  reject(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RejectCaseDto) {
+  reject(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RejectCaseDto): Promise<Case> {
     return this.run(new RejectCaseCommand(id, caller.actor, options(caller, body), { reason: body.reason }));
   }
 
   @Post('cases/:id/advance')
   @HttpCode(200)
-  advance(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AdvanceStageDto) {
+  advance(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AdvanceStageDto): Promise<Case> {
     return this.run(
       new AdvanceStageCommand(id, caller.actor, options(caller, body), { fromStatus: body.fromStatus }),
     );
@@ -148,13 +162,21 @@ export class CasesController {
 
   @Post('cases/:id/doctor-approve')
   @HttpCode(200)
-  approveTreatmentPlan(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  approveTreatmentPlan(
+    @Caller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: ConcurrencyDto,
+  ): Promise<Case> {
     return this.run(new ApproveTreatmentPlanCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/request-changes')
   @HttpCode(200)
-  requestChanges(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RequestChangesDto) {
+  requestChanges(
+    @Caller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: RequestChangesDto,
+  ): Promise<Case> {
     return this.run(
       new RequestChangesCommand(id, caller.actor, options(caller, body), { comment: body.comment }),
     );
@@ -162,23 +184,23 @@ export class CasesController {
 
   @Post('cases/:id/hold')
   @HttpCode(200)
-  hold(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  hold(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto): Promise<Case> {
     return this.run(new HoldCaseCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/resume')
   @HttpCode(200)
-  resume(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
+  resume(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto): Promise<Case> {
     return this.run(new ResumeCaseCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/notes')
-  addNote(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AddNoteDto) {
+  addNote(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AddNoteDto): Promise<Case> {
     return this.run(new AddNoteCommand(id, caller.actor, options(caller, body), { text: body.text }));
   }
 
   @Put('cases/:id/pricing')
-  pricing(@Caller() caller: Caller, @Param('id') id: string, @Body() body: PricingDto) {
+  pricing(@Caller() caller: Caller, @Param('id') id: string, @Body() body: PricingDto): Promise<Case> {
     const { price, upperSheets, lowerSheets } = body;
     return this.run(
       new UpdatePricingCommand(id, caller.actor, options(caller, body), { price, upperSheets, lowerSheets }),
@@ -186,7 +208,11 @@ export class CasesController {
   }
 
   @Put('cases/:id/simulation')
-  simulation(@Caller() caller: Caller, @Param('id') id: string, @Body() body: SimulationLinksDto) {
+  simulation(
+    @Caller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: SimulationLinksDto,
+  ): Promise<Case> {
     const links = {
       simulationVideoUrl: body.simulationVideoUrl,
       simulationExternalLink: body.simulationExternalLink,
@@ -200,7 +226,7 @@ export class CasesController {
     @Param('id') id: string,
     @Param('status') status: string,
     @Body() body: AssigneeDto,
-  ) {
+  ): Promise<Case> {
     const stage = parseStatus(status) ?? status;
     return this.run(
       new ReassignStageCommand(id, caller.actor, options(caller, body), { stage, assignee: body.assignee }),
@@ -209,8 +235,8 @@ export class CasesController {
 
   @Post('cases/:id/qr')
   @HttpCode(200)
-  qr(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto) {
-    return this.run(new GenerateCaseQrCommand(id, caller.actor, options(caller, body)));
+  qr(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ConcurrencyDto): Promise<CaseQrAnswer> {
+    return this.run<CaseQrAnswer>(new GenerateCaseQrCommand(id, caller.actor, options(caller, body)));
   }
 
   @Post('cases/:id/staging/:n/:action')
@@ -221,7 +247,7 @@ export class CasesController {
     @Param('n') n: string,
     @Param('action') action: string,
     @Body() body: ConcurrencyDto,
-  ) {
+  ): Promise<Case> {
     if (!Object.hasOwn(STAGING_COMMANDS, action))
       rejectWith('not_found', `Unknown staging action "${action}".`);
     const stageNumber = parseInteger(n);
@@ -233,13 +259,13 @@ export class CasesController {
 
   @Post('cases/:id/files')
   @HttpCode(200)
-  addFiles(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AddFilesDto) {
+  addFiles(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AddFilesDto): Promise<Case> {
     return this.run(new AddFilesCommand(id, caller.actor, options(caller, body), { files: body.files }));
   }
 
   @Post('cases/:id/files/remove')
   @HttpCode(200)
-  removeFile(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RemoveFileDto) {
+  removeFile(@Caller() caller: Caller, @Param('id') id: string, @Body() body: RemoveFileDto): Promise<Case> {
     return this.run(
       new RemoveFileCommand(id, caller.actor, options(caller, body), { url: body.url, reason: body.reason }),
     );
@@ -247,7 +273,7 @@ export class CasesController {
 
   /** A remake or refinement of a completed case: 201 with the new case. */
   @Post('cases/:id/reorders')
-  reorder(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ReorderDto) {
+  reorder(@Caller() caller: Caller, @Param('id') id: string, @Body() body: ReorderDto): Promise<Case> {
     const { kind, reasonCode, reason } = body;
     return this.run(
       new OrderFollowUpCommand(id, caller.actor, options(caller, body), { kind, reasonCode, reason }),
@@ -256,8 +282,8 @@ export class CasesController {
 
   @Post('scan')
   @HttpCode(200)
-  scan(@Caller() caller: Caller, @Body() body: ScanDto) {
-    return this.run(new ScanQrCommand(body.payload, caller.actor, options(caller)));
+  scan(@Caller() caller: Caller, @Body() body: ScanDto): Promise<ScanAnswer> {
+    return this.run<ScanAnswer>(new ScanQrCommand(body.payload, caller.actor, options(caller)));
   }
 
   private run<T = Case>(command: object): Promise<T> {

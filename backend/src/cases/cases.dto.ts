@@ -9,18 +9,37 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { CASE_TEXTS, CASE_WORK_TEXTS, LIMITS, PRIORITIES } from '@alignerflow/domain';
+import {
+  CASE_TEXTS,
+  CASE_WORK_TEXTS,
+  LIMITS,
+  PRIORITIES,
+  type AddFilesBody,
+  type AdvanceStageBody,
+  type ApproveCaseBody,
+  type AssigneeBody,
+  type CreateCaseBody,
+  type ExpectedVersion,
+  type NoteBody,
+  type PricingBody,
+  type RejectCaseBody,
+  type RemoveFileBody,
+  type ReorderBody,
+  type RequestChangesBody,
+  type ScanBody,
+  type SimulationLinksBody,
+} from '@alignerflow/domain';
 import { optional, quickBodyCheck, shortText, wholeNumber } from '../common/validation.js';
 
 /** A number or a numeric string; the domain decides what it means ("99.90", '' and 'abc' included). */
 const NumberOrText = () =>
   ValidateIf((_, value) => value !== null && value !== undefined && typeof value !== 'number');
 
-export class ConcurrencyDto {
+export class ConcurrencyDto implements ExpectedVersion {
   @IsOptional() @IsInt() @Min(0) expectedVersion?: number;
 }
 
-export class CreateCaseDto {
+export class CreateCaseDto implements CreateCaseBody {
   @IsString() @MaxLength(LIMITS.name) patientName!: string;
   @IsString() @MaxLength(LIMITS.name) doctorName!: string;
   @IsString() @MaxLength(LIMITS.name) clinicName!: string;
@@ -33,48 +52,48 @@ export class CreateCaseDto {
   @IsOptional() @NumberOrText() @IsString() @MaxLength(32) lowerSheets?: number | string | null;
 }
 
-export class ApproveCaseDto extends ConcurrencyDto {
+export class ApproveCaseDto extends ConcurrencyDto implements ApproveCaseBody {
   @IsString({ message: CASE_TEXTS.chooseDoctor })
   @MaxLength(LIMITS.username)
   doctorUsername!: string;
 }
 
-export class RejectCaseDto extends ConcurrencyDto {
+export class RejectCaseDto extends ConcurrencyDto implements RejectCaseBody {
   @IsString({ message: CASE_TEXTS.reasonRequired }) @MaxLength(LIMITS.reason) reason!: string;
 }
 
-export class AdvanceStageDto extends ConcurrencyDto {
+export class AdvanceStageDto extends ConcurrencyDto implements AdvanceStageBody {
   @IsOptional() @IsString() @MaxLength(64) fromStatus?: string;
 }
 
-export class RequestChangesDto extends ConcurrencyDto {
+export class RequestChangesDto extends ConcurrencyDto implements RequestChangesBody {
   @IsString({ message: CASE_TEXTS.commentRequired })
   @MaxLength(LIMITS.reason)
   comment!: string;
 }
 
-export class AddNoteDto extends ConcurrencyDto {
+export class AddNoteDto extends ConcurrencyDto implements NoteBody {
   @IsString({ message: CASE_TEXTS.noteEmpty }) @MaxLength(LIMITS.noteText) text!: string;
 }
 
-export class PricingDto extends ConcurrencyDto {
+export class PricingDto extends ConcurrencyDto implements PricingBody {
   @IsOptional() @NumberOrText() @IsString() @MaxLength(32) price?: number | string | null;
   @IsOptional() @NumberOrText() @IsString() @MaxLength(32) upperSheets?: number | string | null;
   @IsOptional() @NumberOrText() @IsString() @MaxLength(32) lowerSheets?: number | string | null;
 }
 
-export class SimulationLinksDto extends ConcurrencyDto {
+export class SimulationLinksDto extends ConcurrencyDto implements SimulationLinksBody {
   @IsOptional() @IsString() @MaxLength(LIMITS.url) simulationVideoUrl?: string;
   @IsOptional() @IsString() @MaxLength(LIMITS.url) simulationExternalLink?: string;
 }
 
-export class AssigneeDto extends ConcurrencyDto {
+export class AssigneeDto extends ConcurrencyDto implements AssigneeBody {
   @IsString({ message: CASE_TEXTS.assigneeRequired })
   @MaxLength(LIMITS.username)
   assignee!: string;
 }
 
-export class ScanDto {
+export class ScanDto implements ScanBody {
   @IsString({ message: CASE_TEXTS.invalidQr }) @MaxLength(1000) payload!: string;
 }
 
@@ -94,12 +113,12 @@ quickBodyCheck(SimulationLinksDto, {
 });
 quickBodyCheck(ScanDto, { payload: shortText(1000) });
 
-export class AddFilesDto extends ConcurrencyDto {
+export class AddFilesDto extends ConcurrencyDto implements AddFilesBody {
   // Each file's shape is the domain's to check (checkAddedFiles), with its texts.
   @IsArray({ message: CASE_WORK_TEXTS.filesRequired }) files!: unknown[];
 }
 
-export class RemoveFileDto extends ConcurrencyDto {
+export class RemoveFileDto extends ConcurrencyDto implements RemoveFileBody {
   @IsString({ message: CASE_WORK_TEXTS.fileUrlRequired }) @MaxLength(LIMITS.url) url!: string;
   @IsOptional()
   @IsString({ message: CASE_WORK_TEXTS.removeReasonRequired })
@@ -108,7 +127,7 @@ export class RemoveFileDto extends ConcurrencyDto {
 }
 
 /** kind, reasonCode and reason are the domain's to judge (checkReorder), with its texts. */
-export class ReorderDto extends ConcurrencyDto {
+export class ReorderDto extends ConcurrencyDto implements ReorderBody {
   @IsOptional() @IsString({ message: CASE_WORK_TEXTS.reorderKind }) @MaxLength(32) kind?: string;
   @IsOptional() @IsString({ message: CASE_WORK_TEXTS.reasonCode }) @MaxLength(32) reasonCode?: string | null;
   @IsOptional() @IsString() @MaxLength(LIMITS.reason) reason?: string;

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { Actor } from '@alignerflow/domain';
+import type { Actor, CaseFile } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -13,7 +13,7 @@ export class FilesController {
   /** multipart: file, optional caseId, optional type (STL, Photo or Document); read here, as it streams in. */
   @Post('upload')
   @HttpCode(201)
-  async upload(@CurrentActor() actor: Actor, @Req() request: Request) {
+  async upload(@CurrentActor() actor: Actor, @Req() request: Request): Promise<CaseFile> {
     const { file, fields } = await this.files.receive(request);
     if (!file) return rejectWith('invalid', FILE_TEXTS.noFile);
     return this.files.store(actor, file, fields.type, fields.caseId);

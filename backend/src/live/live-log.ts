@@ -8,6 +8,7 @@ import {
   type Actor,
   type Alert,
   type CaseSummary,
+  type LiveAlert,
   type User,
   RESTORE_MARKER,
 } from '@alignerflow/domain';
@@ -274,7 +275,7 @@ function caseMessage(key: Checkpoint, row: CaseRow, created: boolean): LiveMessa
 }
 
 function alertMessage(key: Checkpoint, alert: Alert): LiveMessage {
-  const data =
+  const data: LiveAlert =
     alert.kind === 'doctor_alert'
       ? { title: alert.title, body: alert.body, caseId: alert.caseId, doctor: alert.doctor }
       : alert.risk

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { Actor } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { SessionsService } from '../auth/sessions.service.js';
+import { drained } from '../common/drained.js';
 import type { Checkpoint } from '../event-store/event-store.js';
 import { LiveLog, type LiveMessage } from './live-log.js';
 import { LIVE_OPTIONS, type LiveOptions } from './live-options.js';
@@ -268,15 +269,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     const response = client.response;
     client.lastId = key;
     if (response.write(frame) || client.mode === 'closed') return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        response.off('drain', done);
-        response.off('close', done);
-        resolve();
-      };
-      response.on('drain', done);
-      response.on('close', done);
-    });
+    await drained(response);
   }
 
   private write(client: LiveClient, frame: string | Buffer, key: Checkpoint | null): void {

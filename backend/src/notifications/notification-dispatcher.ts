@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
+import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { NotificationPlanner } from './notification-planner.js';
 import { NotificationStore, type UserDeletion } from './notification-store.js';
@@ -12,17 +12,11 @@ export const DISPATCHER_CHECKPOINT = 'notifications';
 /** Arbitrary but fixed: every process of one database contends for the same lock. */
 const DISPATCHER_LOCK_ID = '7240913350164081004';
 const BATCH = 200;
-const IDLE_POLL_MS = 500;
-const FOLLOWER_POLL_MS = 2000;
 const ENQUEUE_TIMEOUT_MS = 5000;
 const SWEEP_EVERY_MS = 60_000;
 const STALE_AFTER_MS = 120_000;
 
-export interface DispatcherOptions {
-  /** Overrides for tests. */
-  idlePollMs?: number;
-  followerPollMs?: number;
-}
+export type DispatcherOptions = Partial<LeaderLoopTimings>;
 
 /**
  * A checkpointed subscription on the event log that turns events into queued notification jobs.
@@ -33,10 +27,10 @@ export interface DispatcherOptions {
  *   backoff: nothing is lost, and since commands never wait for this loop, they keep working.
  * - Enqueueing a batch twice (a crash between enqueue and checkpoint) is harmless: job ids derive
  *   from the event, and the queue and the workers ignore an id they have seen.
- * - One dispatcher at a time per database advances the checkpoint: the one holding a session-level
- *   advisory lock on its own connection (which also makes the checkpoint write, so a process
- *   that lost its connection, and with it the lock, cannot write a stale checkpoint). Others wait
- *   and take over when the leader's session ends.
+ * - One dispatcher at a time per database advances the checkpoint: a leader loop
+ *   (event-store/leader-loop.ts) whose lock connection also makes the checkpoint write, so a
+ *   process that lost its connection, and with it the lock, cannot write a stale checkpoint. A
+ *   queue failure keeps the lock; only a lost connection gives it up.
  * - As the leader, it also queues again jobs recorded as queued that no queue seems to hold any
  *   more (a Redis that lost its data, or the in-process queue of a process that stopped).
  * - A user's deletion (UserDeleted) removes the devices that user registered, before anything
@@ -45,66 +39,62 @@ export interface DispatcherOptions {
 @Injectable()
 export class NotificationDispatcher {
   private readonly logger = new Logger('NotificationDispatcher');
-  private client?: Client;
-  private leading = false;
-  private loop?: Promise<void>;
-  private stopping = false;
-  private pendingWake = false;
-  private wakeUp?: () => void;
-  private unsubscribe?: () => void;
-  private failures = 0;
-  private lastFailureLog = 0;
+  private readonly loop: LeaderLoop;
   private nextSweep = 0;
   private swept = false;
-  private options: Required<DispatcherOptions> = {
-    idlePollMs: IDLE_POLL_MS,
-    followerPollMs: FOLLOWER_POLL_MS,
-  };
 
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly store: EventStore,
     private readonly planner: NotificationPlanner,
     private readonly notifications: NotificationStore,
     @Inject(NOTIFICATION_QUEUE) private readonly queue: NotificationQueue,
-    @Optional() private readonly listener?: LogListener,
-  ) {}
+    @Optional() listener?: LogListener,
+  ) {
+    this.loop = new LeaderLoop(
+      dataSource,
+      listener,
+      {
+        lockId: DISPATCHER_LOCK_ID,
+        idlePollMs: 500,
+        followerPollMs: 2000,
+        logger: this.logger,
+        texts: {
+          leading: 'This process now dispatches notifications.',
+          failed: (failures, message) =>
+            `Notification dispatch failed (${failures}x), will retry; nothing is lost: ${message}`,
+          recovered: (failures) => `Notification dispatch works again after ${failures} failure(s).`,
+        },
+        dropsSession: isConnectionError,
+      },
+      async () => {
+        const moved = await this.dispatchOnce();
+        return moved === null ? 'follower' : moved === 0 ? 'caught-up' : 'more';
+      },
+    );
+  }
 
   get isLeader(): boolean {
-    return this.leading;
+    return this.loop.isLeader;
   }
 
   start(options: DispatcherOptions = {}): void {
-    if (this.loop) return;
-    this.options = { ...this.options, ...options };
-    this.stopping = false;
-    // Appends anywhere (other API instances too) wake the dispatcher at once; without a
-    // listener it still polls.
-    this.unsubscribe = this.listener?.subscribe({ appended: this.wake, connected: this.wake }).unsubscribe;
-    this.loop = this.run();
+    this.loop.start(options);
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.unsubscribe?.();
-    this.wakeUp?.();
-    await this.loop;
-    this.loop = undefined;
-    await this.dropConnection();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Events were committed (in this process, or anywhere through NOTIFY): look now, not at the next poll. */
-  readonly wake = (): void => {
-    this.pendingWake = true;
-    this.wakeUp?.();
-  };
+  readonly wake = (): void => this.loop.wake();
 
   /**
    * One step as leader: dispatch the next batch. Returns the number of events it covered, or
    * null when another process leads. Public for tests; the loop calls it.
    */
   async dispatchOnce(): Promise<number | null> {
-    const client = await this.lead();
+    const client = await this.loop.lead();
     if (!client) return null;
     await this.sweep();
     const checkpoint = await loadCheckpoint(client, DISPATCHER_CHECKPOINT);
@@ -132,57 +122,6 @@ export class NotificationDispatcher {
     return events.length;
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        const moved = await this.dispatchOnce();
-        if (this.failures > 0)
-          this.logger.log(`Notification dispatch works again after ${this.failures} failure(s).`);
-        this.failures = 0;
-        if (moved === null) await this.sleep(this.options.followerPollMs, false);
-        else if (moved === 0) await this.sleep(this.options.idlePollMs, true);
-      } catch (error) {
-        this.failures++;
-        if (this.failures === 1 || Date.now() - this.lastFailureLog > 30_000) {
-          this.lastFailureLog = Date.now();
-          this.logger.warn(
-            `Notification dispatch failed (${this.failures}x), will retry; nothing is lost: ${(error as Error).message}`,
-          );
-        }
-        if (!this.client || isConnectionError(error)) await this.dropConnection();
-        await this.sleep(Math.min(250 * 2 ** Math.min(this.failures, 6), 10_000), false);
-      }
-    }
-  }
-
-  /** The lock connection, if this process leads (or now becomes the leader). */
-  private async lead(): Promise<Client | undefined> {
-    if (!this.client) {
-      const url = (this.dataSource.options as { url?: string }).url;
-      if (!url) throw new Error('The notification dispatcher needs the database URL');
-      const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-      client.on('error', () => {
-        if (this.client === client) void this.dropConnection();
-      });
-      try {
-        await client.connect();
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      this.client = client;
-      this.leading = false;
-    }
-    if (!this.leading) {
-      const { rows } = await this.client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
-        DISPATCHER_LOCK_ID,
-      ]);
-      this.leading = rows[0].ok;
-      if (this.leading) this.logger.log('This process now dispatches notifications.');
-    }
-    return this.leading ? this.client : undefined;
-  }
-
   private async sweep(): Promise<void> {
     if (Date.now() < this.nextSweep) return;
     this.nextSweep = Date.now() + SWEEP_EVERY_MS;
@@ -196,42 +135,6 @@ export class NotificationDispatcher {
       this.logger.log(`Queued ${stale.length} notification(s) again that no queue held any more.`);
     }
     await this.notifications.prune();
-  }
-
-  private async dropConnection(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    this.leading = false;
-    // Ending the session releases the advisory lock. A dead server must not hold up a shutdown.
-    if (client)
-      await Promise.race([
-        client.end().catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, 2000).unref()),
-      ]);
-  }
-
-  private sleep(ms: number, wakeable: boolean): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    if (wakeable && this.pendingWake) {
-      this.pendingWake = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = wakeable
-        ? () => {
-            this.pendingWake = false;
-            done();
-          }
-        : () => {
-            if (this.stopping) done();
-          };
-    });
   }
 }
 

@@ -10,7 +10,14 @@ import {
   Put,
   Query,
 } from '@nestjs/common';
-import { PUSH_SUBSCRIPTION_TEXTS, sameUsername, USER_TEXTS, type Actor } from '@alignerflow/domain';
+import {
+  PUSH_SUBSCRIPTION_TEXTS,
+  sameUsername,
+  USER_TEXTS,
+  type Actor,
+  type QueuedAnswer,
+  type VapidKeyAnswer,
+} from '@alignerflow/domain';
 import { CurrentActor, Public } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -42,7 +49,7 @@ export class PushController {
 
   @Public()
   @Get('push/vapid-public-key')
-  async vapidPublicKey() {
+  async vapidPublicKey(): Promise<VapidKeyAnswer> {
     return { publicKey: (await this.vapid.get()).publicKey };
   }
 
@@ -88,7 +95,7 @@ export class PushController {
   /** To the signed-in manager's own devices; `queued` counts the devices. */
   @Post('push/test')
   @HttpCode(202)
-  async test(@CurrentActor() actor: Actor, @Body() body: NotificationMessageDto) {
+  async test(@CurrentActor() actor: Actor, @Body() body: NotificationMessageDto): Promise<QueuedAnswer> {
     requireCapability(actor, 'sendNotifications', NOTIFICATION_TEXTS.managersOnly);
     const channels: PushChannel[] = this.config.fcm ? ['webpush', 'fcm'] : ['webpush'];
     return { queued: await this.direct.send(actor.username, channels, body) };
@@ -100,7 +107,7 @@ export class PushController {
     @CurrentActor() actor: Actor,
     @Param('username') username: string,
     @Body() body: NotificationMessageDto,
-  ) {
+  ): Promise<QueuedAnswer> {
     return { queued: await this.sendTo(actor, username, body, 'webpush') };
   }
 
@@ -110,7 +117,7 @@ export class PushController {
     @CurrentActor() actor: Actor,
     @Param('username') username: string,
     @Body() body: NotificationMessageDto,
-  ) {
+  ): Promise<QueuedAnswer> {
     return { queued: await this.sendTo(actor, username, body, 'fcm') };
   }
 

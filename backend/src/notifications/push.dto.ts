@@ -10,7 +10,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { LIMITS } from '@alignerflow/domain';
+import { LIMITS, type NotificationMessageBody } from '@alignerflow/domain';
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
@@ -54,7 +54,7 @@ export class FcmTokenDto {
   @IsString({ message: 'Please provide an FCM token.' }) @MaxLength(4096) token!: string;
 }
 
-export class NotificationMessageDto {
+export class NotificationMessageDto implements NotificationMessageBody {
   @IsOptional() @IsString() @MaxLength(200) title?: string;
   @IsOptional() @IsString({ message: 'Please enter a message body.' }) @MaxLength(2000) body?: string;
 }

@@ -6,8 +6,8 @@ import {
   type LoggerService,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
+import { databaseModule } from '../database/database.module.js';
 import { runMigrations } from '../database/migrations.js';
 import { EventStoreModule } from '../event-store/event-store.module.js';
 import { closeServer, onTerminationSignal } from '../health/shutdown.js';
@@ -23,13 +23,7 @@ export class NotificationsWorkerModule {
       module: NotificationsWorkerModule,
       global: true,
       imports: [
-        TypeOrmModule.forRoot({
-          type: 'postgres',
-          url: databaseUrl,
-          entities: [],
-          synchronize: false,
-          extra: { max: config.databasePoolSize },
-        }),
+        databaseModule(config, databaseUrl),
         EventStoreModule,
         MetricsCoreModule,
         NotificationsCoreModule,

@@ -18,6 +18,7 @@ import {
   type CaseViewRow,
 } from '../cases/projections/case-view.projection.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
+import { userStateOf, type UserViewRow } from '../users/user-view.projection.js';
 import {
   addStageMs,
   intervalRow,
@@ -31,7 +32,6 @@ import {
   writeReadModelRows,
   type PendingRows,
   type OriginRow,
-  type UserRow,
   caseIdRows,
   caseRow,
   noteRows,
@@ -271,23 +271,14 @@ export class ReadModelReplay {
       }
     }
     if (userKeys.size) {
-      const rows: UserRow[] = await db.query(
+      const rows: UserViewRow[] = await db.query(
         `SELECT username_key, username, role, email, activation_sound_enabled, notify_push, notify_email,
                 password_hash, version, deleted, last_position::text
            FROM ${this.tables.userView} WHERE username_key = ANY($1::text[])`,
         [[...userKeys]],
       );
       for (const row of rows) {
-        const state: UserState = {
-          username: row.username,
-          role: row.role as UserState['role'],
-          email: row.email,
-          activationSoundEnabled: row.activation_sound_enabled,
-          notify: { push: row.notify_push, email: row.notify_email },
-          passwordHash: row.password_hash,
-          deleted: row.deleted,
-          version: row.version,
-        };
+        const state = userStateOf(row);
         this.users.set(row.username_key, { state, position: row.last_position });
       }
     }

@@ -1,7 +1,9 @@
 /** The rows a replay writes into the read-model tables (live or shadow), built from folded states. */
-import { notesSize, notifyOf, type Case, type UserState } from '@alignerflow/domain';
+import { notesSize, type Case, type UserState } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { writeReportRows, type PendingReportRows } from '../reports/report-rows.projection.js';
+import { userViewValues } from '../users/user-view.projection.js';
+import { CASE_VIEW_UPSERT } from '../cases/projections/case-view.projection.js';
 
 import { type ReadModelTables, type Entry } from './read-model-replay.js';
 const CASE_ID = /^CA-(\d{4})-(\d+)$/;
@@ -31,12 +33,7 @@ export async function writeReadModelRows(
                      $13::int[])
            AS r(id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at, created_date,
                 version, deleted, last_position, note_count, notes_text_length)
-       ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
-         assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
-         delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
-         created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
-         last_position = excluded.last_position, note_count = excluded.note_count,
-         notes_text_length = excluded.notes_text_length`,
+       ${CASE_VIEW_UPSERT}`,
       columns(pending.cases, 13).map((column, index) => (index === 1 ? column.join('\n') : column)),
     );
   }
@@ -112,20 +109,6 @@ export function columns(rows: unknown[][], width: number): unknown[][] {
   return result;
 }
 
-export interface UserRow {
-  username_key: string;
-  username: string;
-  role: string;
-  email: string | null;
-  activation_sound_enabled: boolean;
-  notify_push: boolean;
-  notify_email: boolean;
-  password_hash: string;
-  version: number;
-  deleted: boolean;
-  last_position: string;
-}
-
 /** The case_ids row of an id (none for an id of another shape), for writeReadModelRows. */
 export function caseIdRows(id: string): unknown[][] {
   const match = CASE_ID.exec(id);
@@ -170,19 +153,7 @@ export function rowDocument({
   return data;
 }
 
-/** The columns UserViewProjection.apply writes for a state, in the order of the INSERT. */
+/** The user_view row of a state, as UserViewProjection.apply writes it. */
 export function userRow({ state, position }: Entry<UserState>): unknown[] {
-  return [
-    state.username.toLowerCase(),
-    state.username,
-    state.role,
-    state.email,
-    state.activationSoundEnabled,
-    state.passwordHash,
-    state.version,
-    state.deleted,
-    position,
-    notifyOf(state).push,
-    notifyOf(state).email,
-  ];
+  return userViewValues(state, position);
 }

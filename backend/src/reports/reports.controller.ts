@@ -7,6 +7,7 @@ import {
   type Actor,
   type ReportRange,
   type ReportSummary,
+  type ReportTable,
 } from '@alignerflow/domain';
 import type { Response } from 'express';
 import { CurrentActor } from '../common/current-actor.js';
@@ -16,7 +17,7 @@ import { ReportsQueries } from './reports.queries.js';
 
 /** The tables of the Reports screen besides the cases, each downloadable: header and rows. */
 const SUMMARY_TABLES: Record<
-  string,
+  Exclude<ReportTable, 'cases'>,
   (summary: ReportSummary) => { header: string[]; rows: (string | number)[][] }
 > = {
   stages: (summary) => ({
@@ -47,7 +48,11 @@ export class ReportsController {
   constructor(private readonly queries: ReportsQueries) {}
 
   @Get('summary')
-  summary(@CurrentActor() actor: Actor, @Query('from') from: unknown, @Query('to') to: unknown) {
+  summary(
+    @CurrentActor() actor: Actor,
+    @Query('from') from: unknown,
+    @Query('to') to: unknown,
+  ): Promise<ReportSummary> {
     return this.queries.summary(this.range(actor, from, to));
   }
 
@@ -77,7 +82,9 @@ export class ReportsController {
     @Res() response: Response,
   ) {
     const range = this.range(actor, from, to);
-    const make = Object.hasOwn(SUMMARY_TABLES, table) ? SUMMARY_TABLES[table] : undefined;
+    const make = Object.hasOwn(SUMMARY_TABLES, table)
+      ? SUMMARY_TABLES[table as keyof typeof SUMMARY_TABLES]
+      : undefined;
     if (!make) rejectWith('not_found', `No report table "${table.slice(0, 40)}".`);
     const { header, rows } = make(await this.queries.summary(range));
     send(response, `${table}-${range.from}-${range.to}.csv`, toCsv(header, rows));

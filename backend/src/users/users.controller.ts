@@ -10,6 +10,7 @@ import {
   sameUsername,
   USER_TEXTS,
   type Actor,
+  type User,
   type UserState,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
@@ -36,7 +37,7 @@ export class UsersController {
     @CurrentActor() actor: Actor,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ) {
+  ): Promise<User[] | undefined> {
     requireCapability(actor, 'listUsers', 'Doctors cannot list users.');
     return withEtag(request, response, await this.users.listTag(), async () =>
       (await this.users.list()).map(withoutSecrets),
@@ -44,7 +45,7 @@ export class UsersController {
   }
 
   @Get(':username')
-  async get(@CurrentActor() actor: Actor, @Param('username') username: string) {
+  async get(@CurrentActor() actor: Actor, @Param('username') username: string): Promise<User> {
     if (actor.role !== 'Manager' && !sameUsername(actor.username, username)) {
       rejectWith('forbidden', 'You can only read your own user.');
     }
@@ -58,7 +59,7 @@ export class UsersController {
     @CurrentActor() actor: Actor,
     @CorrelationId() correlationId: string,
     @Body() body: CreateUserDto,
-  ) {
+  ): Promise<User> {
     requireCapability(actor, 'manageUsers', USER_TEXTS.managerOnly);
     const checked = checkNewUser(body);
     if ('rejection' in checked) throw new DomainRejection(checked.rejection);
@@ -80,7 +81,7 @@ export class UsersController {
     @Param('username') username: string,
     @Body() body: UpdateUserDto,
     @Req() request: AuthenticatedRequest,
-  ) {
+  ): Promise<User> {
     const changes: Parameters<UserCommandService['execute']>[1] & { type: 'UpdateUser' } = {
       type: 'UpdateUser',
       changes: {},
@@ -131,7 +132,7 @@ export class UsersController {
   /** A Manager signs a user out everywhere (a lost device, someone leaving the lab). */
   @Post(':username/sessions/end')
   @HttpCode(204)
-  async endSessions(@CurrentActor() actor: Actor, @Param('username') username: string) {
+  async endSessions(@CurrentActor() actor: Actor, @Param('username') username: string): Promise<void> {
     requireCapability(actor, 'manageUsers', USER_TEXTS.managerOnly);
     if (!(await this.users.find(username))) rejectWith('not_found', USER_TEXTS.notFound);
     await this.sessions.endAllFor(username);
@@ -143,7 +144,7 @@ export class UsersController {
     @CurrentActor() actor: Actor,
     @CorrelationId() correlationId: string,
     @Param('username') username: string,
-  ) {
+  ): Promise<void> {
     await this.commands.execute(username, { type: 'DeleteUser' }, actor, correlationId);
     await this.sessions.endAllFor(username);
   }

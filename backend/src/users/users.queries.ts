@@ -1,30 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { parseRole, type User } from '@alignerflow/domain';
+import type { User } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
+import { userStateOf, type UserViewRow } from './user-view.projection.js';
 
 export interface UserRecord extends User {
   passwordHash: string;
 }
 
-interface UserRow {
-  username: string;
-  role: string;
-  email: string | null;
-  activation_sound_enabled: boolean;
-  notify_push: boolean;
-  notify_email: boolean;
-  password_hash: string;
-}
-
-function toRecord(row: UserRow): UserRecord {
-  return {
-    username: row.username,
-    role: parseRole(row.role)!,
-    email: row.email,
-    activationSoundEnabled: row.activation_sound_enabled,
-    notify: { push: row.notify_push, email: row.notify_email },
-    passwordHash: row.password_hash,
-  };
+/** A live user's record: the state without what only the log needs. */
+function toRecord(row: UserViewRow): UserRecord {
+  const { deleted: _deleted, version: _version, ...record } = userStateOf(row);
+  return record;
 }
 
 export function withoutSecrets({ passwordHash: _, ...user }: UserRecord): User {
@@ -37,7 +23,7 @@ export class UsersQueries {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(username: string): Promise<UserRecord | undefined> {
-    const rows: UserRow[] = await this.dataSource.query(
+    const rows: UserViewRow[] = await this.dataSource.query(
       'SELECT * FROM user_view WHERE username_key = $1 AND NOT deleted',
       [username.trim().toLowerCase()],
     );
@@ -45,7 +31,7 @@ export class UsersQueries {
   }
 
   async list(): Promise<UserRecord[]> {
-    const rows: UserRow[] = await this.dataSource.query(
+    const rows: UserViewRow[] = await this.dataSource.query(
       'SELECT * FROM user_view WHERE NOT deleted ORDER BY username_key',
     );
     return rows.map(toRecord);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { toCaseSummary } from '@alignerflow/domain';
-import { dashboardFigures, makeCase, manager, sampleCases, technician } from '../test/fixtures';
+import { after, dashboardFigures, E, makeCase, manager, sampleCases, technician } from '../test/fixtures';
 import { cache, KEEP_QUIET_MS } from './cache';
 import { LEGACY_OFFLINE_COPY_KEY, readOfflineCopy, writeOfflineCopy, type OfflineCopy } from './offlineCopy';
 
@@ -52,8 +52,7 @@ describe('offline copy of the cache', () => {
     });
 
     // A live update is kept too.
-    const updated = { ...sampleCases[0], patientName: 'Renamed Patient', version: 99 };
-    cache.upsertCase(updated);
+    cache.upsertCase(after(sampleCases[0], E.edited({ patientName: 'Renamed Patient' })));
     await afterKeeping();
     expect((await storedCopy())?.cases[0].patientName).toBe('Renamed Patient');
   });
@@ -119,23 +118,18 @@ describe('offline copy of the cache', () => {
   });
 
   it('keeps the whole cases opened, notes included, and a live summary does not drop them', async () => {
-    const note = {
-      id: 'n1',
-      author: 'admin',
-      role: 'Manager',
-      text: 'Kept offline.',
-      timestamp: '2025-03-01T09:00:00Z',
-    };
-    const opened = { ...sampleCases[0], notes: [note] };
+    // Its creation note and one more.
+    const opened = after(sampleCases[0], E.note('Kept offline.'));
     cache.begin(manager, null);
     cache.setCases(summaries);
     cache.upsertCase(opened);
     expect(cache.get().cases[0]).toEqual(toCaseSummary(opened));
 
     // A newer summary (a change seen on the live stream) updates the list; the notes stay.
-    cache.upsertCase({ ...toCaseSummary(opened), patientName: 'Renamed', version: opened.version + 1 });
-    expect(cache.get().cases[0]).toMatchObject({ patientName: 'Renamed', noteCount: 1 });
-    expect(cache.get().details[opened.id].notes).toEqual([note]);
+    cache.upsertCase(toCaseSummary(after(opened, E.edited({ patientName: 'Renamed' }))));
+    expect(cache.get().cases[0]).toMatchObject({ patientName: 'Renamed', noteCount: 2 });
+    expect(cache.get().details[opened.id].notes).toEqual(opened.notes);
+    expect(opened.notes.map((note) => note.text)).toContain('Kept offline.');
 
     await afterKeeping();
     expect((await storedCopy())?.details).toEqual({ [opened.id]: opened });
@@ -157,7 +151,7 @@ describe('offline copy of the cache', () => {
     await afterKeeping();
     expect(await storedCopy()).not.toBeNull();
 
-    cache.upsertCase({ ...sampleCases[0], patientName: 'Pending Write', version: 99 });
+    cache.upsertCase(after(sampleCases[0], E.edited({ patientName: 'Pending Write' })));
     cache.clear();
     await afterKeeping();
     expect(await storedCopy()).toBeNull();
@@ -189,22 +183,20 @@ describe('offline copy of the cache', () => {
 });
 
 describe('cache: My Queue', () => {
-  const at = (
-    id: string,
-    status: 'Thermoforming' | 'Quality Check' | 'Digital Planning',
-    deliveryDate: string,
-  ) => toCaseSummary(makeCase({ id, status, deliveryDate }));
+  const late = makeCase({ id: 'CA-2025-2', status: 'Thermoforming', deliveryDate: '2099-02-01' });
+  const soon = makeCase({ id: 'CA-2025-1', status: 'Quality Check', deliveryDate: '2099-01-01' });
 
   it('keeps the queue by the domain rule: a changed case joins in order, moves, or leaves; a deleted one goes', () => {
     cache.begin(technician);
-    const late = at('CA-2025-2', 'Thermoforming', '2099-02-01');
-    cache.setCases([late]);
-    cache.setWorkQueue([late]);
-    cache.upsertCase(at('CA-2025-1', 'Quality Check', '2099-01-01'));
+    cache.setCases([toCaseSummary(late)]);
+    cache.setWorkQueue([toCaseSummary(late)]);
+    cache.upsertCase(toCaseSummary(soon));
     expect(cache.get().workQueue?.map((item) => item.id)).toEqual(['CA-2025-1', 'CA-2025-2']);
-    cache.upsertCase({ ...at('CA-2025-2', 'Quality Check', '2098-12-01'), version: 2 });
+    // Due sooner now: it moves up.
+    cache.upsertCase(toCaseSummary(after(late, E.edited({ deliveryDate: '2098-12-01' }))));
     expect(cache.get().workQueue?.map((item) => item.id)).toEqual(['CA-2025-2', 'CA-2025-1']);
-    cache.upsertCase({ ...at('CA-2025-1', 'Digital Planning', '2099-01-01'), version: 2 });
+    // On to Packaging & Labeling, a Representative's stage: it leaves.
+    cache.upsertCase(toCaseSummary(after(soon, E.advanced('Quality Check', 'Packaging & Labeling'))));
     expect(cache.get().workQueue?.map((item) => item.id)).toEqual(['CA-2025-2']);
     cache.removeCase('CA-2025-2');
     expect(cache.get().workQueue).toEqual([]);
@@ -212,7 +204,7 @@ describe('cache: My Queue', () => {
 
   it('leaves an unread queue unread', () => {
     cache.begin(technician);
-    cache.upsertCase(at('CA-2025-1', 'Quality Check', '2099-01-01'));
+    cache.upsertCase(toCaseSummary(soon));
     expect(cache.get().workQueue).toBeNull();
   });
 });

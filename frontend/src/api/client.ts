@@ -1,12 +1,24 @@
 import type {
+  BackupContents,
+  BackupFile,
   Case,
   CaseSummary,
   ClientConfig,
+  CreateUserBody,
   DashboardFigures,
+  LoginAnswer,
+  LoginBody,
+  MeAnswer,
+  NotificationMessageBody,
+  QueuedAnswer,
   ReportRange,
   ReportSummary,
+  ReportTable,
+  RestoreAnswer,
   Role,
+  UpdateUserBody,
   User,
+  VapidKeyAnswer,
 } from '@alignerflow/domain';
 
 /** `{base}api`: the API lives under the app's base path on the same origin. */
@@ -122,24 +134,9 @@ export async function conditionalGet<T>(path: string, etag: string | null): Prom
 
 const enc = encodeURIComponent;
 
-/** The Reports screen's downloadable tables (GET /reports/{table}.csv). */
-export type ReportTable = 'cases' | 'stages' | 'weeks' | 'doctors' | 'clinics' | 'remakes';
-
 /** A CSV download's address: a plain link, the session cookie authenticates it. */
 export function reportCsvUrl(table: ReportTable, { from, to }: ReportRange): string {
   return `${API_BASE}/reports/${table}.csv?from=${enc(from)}&to=${enc(to)}`;
-}
-
-// ---- Types of the answers -------------------------------------------------------------------
-
-export interface Backup {
-  users: unknown[];
-  cases: unknown[];
-}
-
-export interface NotificationMessage {
-  title?: string;
-  body: string;
 }
 
 // ---- Endpoints -------------------------------------------------------------------------------
@@ -148,18 +145,18 @@ export const api = {
   config: () => request<ClientConfig>('GET', '/config', { quietStatuses: [404] }),
 
   login: (username: string, password: string, rememberMe: boolean) =>
-    request<{ user: User; token: string }>('POST', '/auth/login', {
-      body: { username, password, rememberMe },
+    request<LoginAnswer>('POST', '/auth/login', {
+      body: { username, password, rememberMe } satisfies LoginBody,
       quietStatuses: [401, 429],
     }),
-  me: () => request<{ user: User }>('GET', '/auth/me', { quietStatuses: [401] }),
+  me: () => request<MeAnswer>('GET', '/auth/me', { quietStatuses: [401] }),
   logout: () => request<void>('POST', '/auth/logout'),
   /** Ends every session of the caller, this one included. */
   logoutEverywhere: () => request<void>('POST', '/auth/logout-everywhere'),
   /** A self-change: the server asks the current password and ends the caller's other sessions. */
   changeOwnPassword: (username: string, currentPassword: string, password: string) =>
     request<User>('PUT', `/users/${enc(username)}`, {
-      body: { currentPassword, password },
+      body: { currentPassword, password } satisfies UpdateUserBody,
       quietStatuses: [400],
     }),
 
@@ -175,27 +172,23 @@ export const api = {
 
   users: (etag: string | null = null) => conditionalGet<User[]>('/users', etag),
   createUser: (username: string, password: string, role: Role) =>
-    request<User>('POST', '/users', { body: { username, password, role } }),
-  updateUser: (
-    username: string,
-    changes: Partial<Pick<User, 'activationSoundEnabled' | 'email' | 'role'>> & {
-      notify?: Partial<User['notify']>;
-    },
-  ) => request<User>('PUT', `/users/${enc(username)}`, { body: changes }),
+    request<User>('POST', '/users', { body: { username, password, role } satisfies CreateUserBody }),
+  /** Another user's settings, or the caller's own; a password change is changeOwnPassword. */
+  updateUser: (username: string, changes: Omit<UpdateUserBody, 'password' | 'currentPassword'>) =>
+    request<User>('PUT', `/users/${enc(username)}`, { body: changes }),
   deleteUser: (username: string) => request<void>('DELETE', `/users/${enc(username)}`),
   endSessions: (username: string) => request<void>('POST', `/users/${enc(username)}/sessions/end`),
 
-  backup: () => request<Backup>('GET', '/backup'),
-  restore: (backup: Backup) =>
-    request<{ users: number; cases: number }>('POST', '/restore', { body: backup }),
+  backup: () => request<BackupContents>('GET', '/backup'),
+  restore: (backup: BackupFile) => request<RestoreAnswer>('POST', '/restore', { body: backup }),
 
-  vapidPublicKey: () => request<{ publicKey: string }>('GET', '/push/vapid-public-key'),
+  vapidPublicKey: () => request<VapidKeyAnswer>('GET', '/push/vapid-public-key'),
   pushSubscribe: (subscription: PushSubscriptionJSON, username: string) =>
     request<void>('POST', '/push/subscribe', { body: { ...subscription, username } }),
-  pushTest: (message: NotificationMessage) =>
-    request<{ queued: number }>('POST', '/push/test', { body: message }),
-  pushSend: (username: string, message: NotificationMessage) =>
-    request<void>('POST', `/push/send/${enc(username)}`, { body: message }),
-  fcmSend: (username: string, message: NotificationMessage) =>
-    request<void>('POST', `/fcm/send/${enc(username)}`, { body: message }),
+  pushTest: (message: NotificationMessageBody) =>
+    request<QueuedAnswer>('POST', '/push/test', { body: message }),
+  pushSend: (username: string, message: NotificationMessageBody & { body: string }) =>
+    request<QueuedAnswer>('POST', `/push/send/${enc(username)}`, { body: message }),
+  fcmSend: (username: string, message: NotificationMessageBody & { body: string }) =>
+    request<QueuedAnswer>('POST', `/fcm/send/${enc(username)}`, { body: message }),
 };

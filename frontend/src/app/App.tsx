@@ -13,6 +13,7 @@ import { LoadingScreen } from './LoadingScreen';
 import { Shell } from './Shell';
 import { SplashScreen } from './SplashScreen';
 import { SPLASH_MS } from './texts';
+import { errorMessage } from '../api/errorMessage';
 
 type Session =
   | { state: 'pending' }
@@ -26,8 +27,6 @@ const DEFAULT_CONFIG: ClientConfig = {
   basePath: import.meta.env.BASE_URL,
   productName: 'AlignerFlow',
 };
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function loadData(user: User): Promise<void> {
   try {
@@ -58,7 +57,7 @@ async function restoreSession(): Promise<Session> {
       cache.setOffline(true);
       return { state: 'signedIn', user: copy.owner };
     }
-    return { state: 'failed', detail: messageOf(error) };
+    return { state: 'failed', detail: errorMessage(error) };
   }
 }
 

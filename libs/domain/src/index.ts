@@ -28,4 +28,4 @@ export * from './security/http-texts.js';
 export * from './notifications/push-subscriptions.js';
 export * from './notifications/email.js';
 export * from './reports/reports.js';
-export * from './contract/answers.js';
+export * from './contract/index.js';

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { CASE_TEXTS, parseQrPayload, type Actor, type Case } from '@alignerflow/domain';
+import { CASE_TEXTS, parseQrPayload, type Actor, type ScanAnswer } from '@alignerflow/domain';
 import { rejectWith } from '../../common/domain-rejection.js';
 import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
 import { CasesQueries } from '../cases.queries.js';
@@ -12,18 +12,15 @@ export class ScanQrCommand {
   ) {}
 }
 
-export type ScanResult =
-  { kind: 'case'; case: Case } | { kind: 'stage'; case: Case; started: number; completed: number | null };
-
 /** A case QR opens its case; a stage QR starts that aligner stage and completes the one before. */
 @CommandHandler(ScanQrCommand)
-export class ScanQrHandler implements ICommandHandler<ScanQrCommand, ScanResult> {
+export class ScanQrHandler implements ICommandHandler<ScanQrCommand, ScanAnswer> {
   constructor(
     private readonly cases: CaseCommandService,
     private readonly queries: CasesQueries,
   ) {}
 
-  async execute(command: ScanQrCommand): Promise<ScanResult> {
+  async execute(command: ScanQrCommand): Promise<ScanAnswer> {
     const scanned = parseQrPayload(command.payload);
     if (!scanned) return rejectWith('not_found', CASE_TEXTS.invalidQr);
     if (scanned.kind === 'case') {

@@ -14,6 +14,14 @@ export interface CaseViewRow {
 /** The columns of case_view that make a CaseViewRow. */
 export const CASE_VIEW_ROW_COLUMNS = 'data, version, deleted, note_count, notes_text_length';
 
+/** SQL: a case_view row written again replaces every column (the projection's and the rebuild's). */
+export const CASE_VIEW_UPSERT = `ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
+  assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
+  delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
+  created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
+  last_position = excluded.last_position, note_count = excluded.note_count,
+  notes_text_length = excluded.notes_text_length`;
+
 /** SQL: a case_view row `v` as the Case summary of GET /cases and the live stream (jsonb). */
 export const CASE_SUMMARY_SQL = `v.data || jsonb_build_object('version', v.version, 'noteCount', v.note_count)`;
 
@@ -84,12 +92,7 @@ export class CaseViewProjection {
               ${p(state.createdDate)}::timestamptz, ${p(state.version)}::int, ${p(deleted)}::boolean, ${sql.lastPosition}::bigint,
               ${p(size.count)}::int, ${p(size.textLength)}::int
         WHERE ${sql.when}
-       ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
-         assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
-         delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
-         created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
-         last_position = excluded.last_position, note_count = excluded.note_count,
-         notes_text_length = excluded.notes_text_length`,
+       ${CASE_VIEW_UPSERT}`,
     ];
     const base = earlierNotes?.count ?? 0;
     const from = Math.max(previous ? notesSize(previous).count : 0, base);

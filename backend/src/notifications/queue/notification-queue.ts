@@ -1,4 +1,5 @@
 /** The queue between the dispatcher (and the send endpoints) and the workers; drivers implement it. */
+import type { PushMessage } from '@alignerflow/domain';
 
 export const NOTIFICATION_QUEUE_NAME = 'notifications';
 export const NOTIFICATION_QUEUE = Symbol('NOTIFICATION_QUEUE');
@@ -8,15 +9,8 @@ export type PushChannel = 'webpush' | 'fcm';
 export type Channel = PushChannel | 'email';
 export const CHANNELS: readonly Channel[] = ['webpush', 'fcm', 'email'];
 
-/** What the device shows; the web push payload is exactly this JSON. */
-export interface NotificationMessage {
-  title: string;
-  body: string;
-  caseId: string | null;
-  /** Where a click on the notification leads, under the app base path (an email: the full URL). */
-  url: string;
-  icon: string;
-}
+/** What the device shows; the web push payload is exactly this JSON (the domain's PushMessage). */
+export type NotificationMessage = PushMessage;
 
 export interface NotificationJob {
   /**

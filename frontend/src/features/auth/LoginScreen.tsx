@@ -4,6 +4,7 @@ import { ApiError, api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { readRememberMe, rememberSignIn } from './rememberMe';
 import { AUTH_TEXTS } from './texts';
+import { errorMessage } from '../../api/errorMessage';
 
 interface LoginScreenProps {
   demo: boolean;
@@ -32,7 +33,9 @@ export function LoginScreen({ demo, onSignedIn }: LoginScreenProps) {
       onSignedIn(user);
     } catch (failure) {
       setError(
-        failure instanceof ApiError && failure.status === 401 ? AUTH_TEXTS.invalidLogin : messageOf(failure),
+        failure instanceof ApiError && failure.status === 401
+          ? AUTH_TEXTS.invalidLogin
+          : errorMessage(failure),
       );
       setBusy(false);
     }
@@ -102,8 +105,4 @@ export function LoginScreen({ demo, onSignedIn }: LoginScreenProps) {
       </form>
     </main>
   );
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

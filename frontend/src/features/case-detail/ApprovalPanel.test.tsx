@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { doctor, manager, technician } from '../../test/fixtures';
+import { after, doctor, E, manager, technician } from '../../test/fixtures';
 import { cached, caseAt, renderDetail } from './testSupport';
 
 const patel = { ...doctor, username: 'dr.patel' };
@@ -10,10 +10,11 @@ const approve = () =>
 
 describe('New Case Approval panel', () => {
   it('defaults to the first doctor of the users list and approves with it', async () => {
-    const item = caseAt('Pending Approval', { assignedDoctorUsername: null, version: 3 });
+    // A case the lab entered itself: no doctor yet.
+    const item = caseAt('Pending Approval', { assignedDoctorUsername: null });
     const { server } = renderDetail(manager, item, {
       users: [manager, technician, patel, doctor],
-      routes: { 'POST /cases/CA-2025-123/approve': { body: caseAt('Digital Planning', { version: 4 }) } },
+      routes: { 'POST /cases/CA-2025-123/approve': { body: after(item, E.approved('dr.lee')) } },
     });
     const select = within(panel()).getByLabelText('Assign Doctor') as HTMLSelectElement;
     expect(Array.from(select.options).map((option) => option.value)).toEqual(['dr.patel', 'dr.lee']);
@@ -24,7 +25,7 @@ describe('New Case Approval panel', () => {
     await vi.waitFor(() => expect(cached()?.status).toBe('Digital Planning'));
     expect(server.calls('POST', '/cases/CA-2025-123/approve')[0].body).toEqual({
       doctorUsername: 'dr.lee',
-      expectedVersion: 3,
+      expectedVersion: item.version,
     });
     expect(screen.queryByRole('region', { name: 'New Case Approval' })).toBeNull();
   });
@@ -52,10 +53,11 @@ describe('New Case Approval panel', () => {
   });
 
   it('Reject Case asks for a reason; an empty one is refused with the domain text', async () => {
-    const { server } = renderDetail(manager, caseAt('Pending Approval', { version: 2 }), {
+    const item = caseAt('Pending Approval');
+    const { server } = renderDetail(manager, item, {
       routes: {
         'POST /cases/CA-2025-123/reject': {
-          body: caseAt('Pending Approval', { status: 'Rejected', version: 3 }),
+          body: after(item, E.rejected('Scans are unreadable.')),
         },
       },
     });
@@ -72,7 +74,7 @@ describe('New Case Approval panel', () => {
     await vi.waitFor(() => expect(cached()?.status).toBe('Rejected'));
     expect(server.calls('POST', '/cases/CA-2025-123/reject')[0].body).toEqual({
       reason: 'Scans are unreadable.',
-      expectedVersion: 2,
+      expectedVersion: item.version,
     });
     expect(screen.queryByRole('dialog')).toBeNull();
   });

@@ -1,7 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import type { CaseStatus } from '@alignerflow/domain';
-import { designer, doctor, manager, representative, technician } from '../../test/fixtures';
+import {
+  after,
+  designer,
+  doctor,
+  E,
+  manager,
+  representative,
+  technician,
+  type RoadStatus,
+} from '../../test/fixtures';
 import { cached, caseAt, renderDetail } from './testSupport';
 
 const button = (name: string | RegExp) => screen.queryByRole('button', { name });
@@ -11,12 +19,13 @@ describe('CaseDetail: header and summary', () => {
   it('shows patient, priority, id, clinic, doctor and the summary row', () => {
     const { props } = renderDetail(
       manager,
-      caseAt('Thermoforming', {
-        priority: 'High',
-        deliveryDate: null,
-        createdDate: '2025-01-01',
-        assignedTechnicians: ['tech', 'tech2'],
-      }),
+      caseAt(
+        'Thermoforming',
+        { priority: 'High', createdAt: new Date(2025, 0, 1, 10).toISOString() },
+        E.edited({ deliveryDate: null }),
+        E.assignee('Thermoforming', 'tech'),
+        E.assignee('Trimming & Polishing', 'tech2'),
+      ),
     );
     expect(screen.getByRole('heading', { level: 1, name: 'Emma Thompson' })).toBeTruthy();
     expect(screen.getByText('High')).toBeTruthy();
@@ -41,7 +50,7 @@ describe('CaseDetail: header and summary', () => {
     expect(screen.getByText('Normal')).toBeTruthy();
   });
 
-  it.each<[string, typeof manager, CaseStatus, string[], string[]]>([
+  it.each<[string, typeof manager, RoadStatus, string[], string[]]>([
     ['a manager, Thermoforming', manager, 'Thermoforming', ['QR Code', 'Edit', 'Hold'], ['Stage QRs']],
     ['a manager, Pending Approval', manager, 'Pending Approval', ['Edit', 'Hold'], ['QR Code']],
     ['a technician at their stage', technician, 'Thermoforming', ['QR Code'], ['Edit', 'Hold']],
@@ -57,8 +66,7 @@ describe('CaseDetail: header and summary', () => {
   });
 
   it("'Stage QRs' only for a Completed case with staging; the buttons call their props", () => {
-    const staging = [{ stageNumber: 1, status: 'Not Started' as const, startDate: null, endDate: null }];
-    const { props } = renderDetail(manager, caseAt('Completed', { staging }));
+    const { props } = renderDetail(manager, caseAt('Completed', { upperSheets: 1, lowerSheets: null }));
     fireEvent.click(screen.getByRole('button', { name: 'Stage QRs' }));
     expect(props.onShowStageQrs).toHaveBeenCalledWith(expect.objectContaining({ id: 'CA-2025-123' }));
     fireEvent.click(screen.getByRole('button', { name: 'QR Code' }));
@@ -67,14 +75,14 @@ describe('CaseDetail: header and summary', () => {
     expect(props.onEdit).toHaveBeenCalledWith('CA-2025-123');
   });
 
-  it("no 'Stage QRs' for a Completed case without staging", () => {
-    renderDetail(manager, caseAt('Completed'));
+  it("no 'Stage QRs' for a Completed case without staging (no sheet counts when it completed)", () => {
+    renderDetail(manager, caseAt('Completed', { upperSheets: null, lowerSheets: null }));
     expect(button('Stage QRs')).toBeNull();
   });
 });
 
 describe('CaseDetail: panels per role and status', () => {
-  it.each<[string, typeof manager, CaseStatus, boolean, string[]]>([
+  it.each<[string, typeof manager, RoadStatus, boolean, string[]]>([
     ['manager, Pending Approval', manager, 'Pending Approval', false, ['New Case Approval']],
     ['manager, Pending Approval, held', manager, 'Pending Approval', true, []],
     ['representative, Pending Approval', representative, 'Pending Approval', false, []],
@@ -103,7 +111,7 @@ describe('CaseDetail: panels per role and status', () => {
 });
 
 describe('CaseDetail: Complete Stage & Advance', () => {
-  it.each<[string, typeof manager, CaseStatus, boolean, string | null]>([
+  it.each<[string, typeof manager, RoadStatus, boolean, string | null]>([
     ['technician at Thermoforming', technician, 'Thermoforming', true, null],
     ['manager at Quality Check', manager, 'Quality Check', true, null],
     [
@@ -158,7 +166,9 @@ describe('CaseDetail: Complete Stage & Advance', () => {
     const item = caseAt('Thermoforming');
     const { server } = renderDetail(technician, item, {
       routes: {
-        'POST /cases/CA-2025-123/advance': { body: caseAt('Trimming & Polishing', { version: 2 }) },
+        'POST /cases/CA-2025-123/advance': {
+          body: after(item, [E.advanced('Thermoforming', 'Trimming & Polishing'), technician]),
+        },
       },
     });
     fireEvent.click(advance());
@@ -171,8 +181,10 @@ describe('CaseDetail: Complete Stage & Advance', () => {
 
   it('a 409 shows its text next to the button and reloads the case', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const moved = caseAt('Trimming & Polishing', { version: 5 });
-    const { server } = renderDetail(technician, caseAt('Thermoforming'), {
+    // Someone else advanced it first.
+    const item = caseAt('Thermoforming');
+    const moved = after(item, E.advanced('Thermoforming', 'Trimming & Polishing'));
+    const { server } = renderDetail(technician, item, {
       routes: {
         'POST /cases/CA-2025-123/advance': {
           status: 409,
@@ -182,7 +194,7 @@ describe('CaseDetail: Complete Stage & Advance', () => {
       },
     });
     fireEvent.click(advance());
-    await vi.waitFor(() => expect(cached()?.version).toBe(5));
+    await vi.waitFor(() => expect(cached()?.version).toBe(moved.version));
     const alerts = screen.getAllByText('The case was changed by someone else. Reload and try again.');
     expect(alerts.length).toBeGreaterThanOrEqual(1);
     expect(alerts.some((element) => element.closest('.cd-advance'))).toBe(true);
@@ -230,15 +242,16 @@ describe('CaseDetail: held case', () => {
   });
 
   it('Hold and Resume send the command with the version seen', async () => {
-    const { server } = renderDetail(manager, caseAt('Thermoforming', { version: 7 }), {
-      routes: {
-        'POST /cases/CA-2025-123/hold': { body: caseAt('Thermoforming', { onHold: true, version: 8 }) },
-      },
+    const item = caseAt('Thermoforming');
+    const { server } = renderDetail(manager, item, {
+      routes: { 'POST /cases/CA-2025-123/hold': { body: after(item, E.held()) } },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Hold' }));
     await screen.findByRole('button', { name: 'Resume' });
     expect(document.querySelector('.cd-hold-banner')).toBeTruthy();
-    expect(server.calls('POST', '/cases/CA-2025-123/hold')[0].body).toEqual({ expectedVersion: 7 });
+    expect(server.calls('POST', '/cases/CA-2025-123/hold')[0].body).toEqual({
+      expectedVersion: item.version,
+    });
     expect(screen.getByRole('button', { name: 'Resume' })).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { CaseFile } from '@alignerflow/domain';
-import { doctor, technician } from '../../test/fixtures';
+import { doctor, E, technician } from '../../test/fixtures';
 import { caseAt, renderDetail } from './testSupport';
 
 vi.mock('./StlViewer', () => ({
@@ -16,17 +16,21 @@ const files: CaseFile[] = [
   { name: 'upper.stl', type: 'STL', url: '/api/files/u1/upper.stl', size: '12.40 MB' },
   { name: 'smile.jpg', type: 'Photo', url: '/api/files/p1/smile.jpg', size: '2.10 MB' },
   { name: 'plan.pdf', type: 'Document', url: '/api/files/d1/plan.pdf', size: '0.30 MB' },
-  { name: 'Simulation Video', type: 'Simulation Video', url: 'https://example.com/sim.mp4', size: 'Link' },
-  { name: 'External Simulation', type: 'External Link', url: 'https://viewer.example.com/c', size: 'Link' },
   { name: 'placeholder.jpg', type: 'Photo', url: '#', size: '0.00 MB' },
 ];
+/** The simulation links are listed among the files ('Simulation Video', 'External Simulation'). */
+const linked = E.edited({
+  simulationVideoUrl: 'https://example.com/sim.mp4',
+  simulationExternalLink: 'https://viewer.example.com/c',
+});
+const withFiles = (status: 'Thermoforming' | 'Model Printing') => caseAt(status, { files }, linked);
 
 const grid = () => screen.getByRole('region', { name: 'Case Files' });
 const card = (name: string) => within(grid()).getByText(name).closest('li') as HTMLElement;
 
 describe('Case Files', () => {
   it('lists each file with its name and size and what it offers', () => {
-    renderDetail(technician, caseAt('Thermoforming', { files }));
+    renderDetail(technician, withFiles('Thermoforming'));
     expect(within(card('upper.stl')).getByText('STL · 12.40 MB')).toBeTruthy();
     const download = within(card('upper.stl')).getByRole('link', { name: 'Download upper.stl' });
     expect(download.getAttribute('href')).toBe('/api/files/u1/upper.stl');
@@ -41,7 +45,7 @@ describe('Case Files', () => {
   });
 
   it("opens a photo in the 'Case Photo' viewer", () => {
-    renderDetail(technician, caseAt('Thermoforming', { files }));
+    renderDetail(technician, withFiles('Thermoforming'));
     fireEvent.click(within(card('smile.jpg')).getByRole('button', { name: 'View smile.jpg' }));
     const dialog = screen.getByRole('dialog', { name: 'Case Photo' });
     expect(within(dialog).getByRole('img', { name: 'smile.jpg' }).getAttribute('src')).toBe(
@@ -50,7 +54,7 @@ describe('Case Files', () => {
   });
 
   it('opens an external link in the sandboxed External Simulation Viewer', () => {
-    renderDetail(technician, caseAt('Thermoforming', { files }));
+    renderDetail(technician, withFiles('Thermoforming'));
     fireEvent.click(
       within(card('External Simulation')).getByRole('button', { name: 'Open External Simulation' }),
     );
@@ -61,7 +65,7 @@ describe('Case Files', () => {
   });
 
   it('opens an STL file in the lazily loaded 3D viewer', async () => {
-    renderDetail(technician, caseAt('Thermoforming', { files }));
+    renderDetail(technician, withFiles('Thermoforming'));
     fireEvent.click(within(card('upper.stl')).getByRole('button', { name: 'View upper.stl in 3D' }));
     const dialog = screen.getByRole('dialog', { name: '3D Review: upper.stl' });
     expect((await within(dialog).findByTestId('stl-viewer')).textContent).toBe(
@@ -71,7 +75,7 @@ describe('Case Files', () => {
 
   it('AI analysis: progress text, then the result under AI Quality Analysis', async () => {
     let answer: (value: { body: unknown }) => void = () => undefined;
-    const { server } = renderDetail(technician, caseAt('Thermoforming', { files }), {
+    const { server } = renderDetail(technician, withFiles('Thermoforming'), {
       routes: { 'POST /ai/analyze-photo': () => new Promise((resolve) => (answer = resolve)) },
     });
     fireEvent.click(within(card('smile.jpg')).getByRole('button', { name: 'Analyze smile.jpg with AI' }));
@@ -88,7 +92,7 @@ describe('Case Files', () => {
 
   it("AI analysis failure: 'Failed to analyze image.' and the reason", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    renderDetail(technician, caseAt('Thermoforming', { files }), {
+    renderDetail(technician, withFiles('Thermoforming'), {
       routes: {
         'POST /ai/analyze-photo': {
           status: 502,
@@ -103,7 +107,7 @@ describe('Case Files', () => {
   });
 
   it('doctors get no AI analysis', () => {
-    renderDetail(doctor, caseAt('Model Printing', { files }));
+    renderDetail(doctor, withFiles('Model Printing'));
     expect(within(grid()).queryByRole('button', { name: /Analyze/ })).toBeNull();
     expect(within(card('smile.jpg')).getByRole('button', { name: 'View smile.jpg' })).toBeTruthy();
   });

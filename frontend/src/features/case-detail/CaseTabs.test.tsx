@@ -1,7 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { cache } from '../../api/cache';
-import { designer, doctor, manager, representative, technician } from '../../test/fixtures';
+import {
+  after,
+  designer,
+  doctor,
+  E,
+  manager,
+  representative,
+  technician,
+  type Given,
+} from '../../test/fixtures';
 import { cached, caseAt, renderDetail } from './testSupport';
 
 const tab = (name: string) => screen.getByRole('tab', { name });
@@ -11,12 +20,14 @@ const value = (label: string) => within(panel()).getByText(label).nextElementSib
 describe('side tabs', () => {
   it("default to 'Details & Actions' and move with the arrow keys", () => {
     renderDetail(technician, caseAt('Thermoforming', { treatmentPlanNotes: '' }));
-    expect(screen.getAllByRole('tab').map((item) => item.textContent)).toEqual([
+    expect(screen.getAllByRole('tab').map((item) => item.firstChild?.textContent)).toEqual([
       'Details & Actions',
       'Pricing',
       'Communication',
       'History',
     ]);
+    // The case's notes so far, its creation's and its approval's, are counted on their tab.
+    expect(tab('Communication').querySelector('.cd-tabs__count')?.textContent).toBe('2');
     expect(tab('Details & Actions').getAttribute('aria-selected')).toBe('true');
     expect(value('Doctor')).toBe('Dr. Sarah Lee');
     expect(value('Clinic')).toBe('Bright Smiles Dental');
@@ -81,12 +92,10 @@ describe('Pricing tab', () => {
   });
 
   it('Save sends the parsed values (empty → absent) with the version seen', async () => {
-    const { server } = renderDetail(representative, caseAt('Thermoforming', { version: 6 }), {
-      routes: {
-        'PUT /cases/CA-2025-123/pricing': {
-          body: caseAt('Thermoforming', { version: 7, price: 1399.5, upperSheets: 20, lowerSheets: null }),
-        },
-      },
+    const item = caseAt('Thermoforming');
+    const saved = after(item, [E.priced(1399.5, 20, null), representative]);
+    const { server } = renderDetail(representative, item, {
+      routes: { 'PUT /cases/CA-2025-123/pricing': { body: saved } },
     });
     fireEvent.click(tab('Pricing'));
     fireEvent.click(within(panel()).getByRole('button', { name: 'Edit Details' }));
@@ -94,12 +103,12 @@ describe('Pricing tab', () => {
     fireEvent.change(within(panel()).getByLabelText('Upper Sheets'), { target: { value: '20' } });
     fireEvent.change(within(panel()).getByLabelText('Lower Sheets'), { target: { value: '' } });
     fireEvent.click(within(panel()).getByRole('button', { name: 'Save' }));
-    await vi.waitFor(() => expect(cached()?.version).toBe(7));
+    await vi.waitFor(() => expect(cached()?.version).toBe(saved.version));
     expect(server.calls('PUT', '/cases/CA-2025-123/pricing')[0].body).toEqual({
       price: 1399.5,
       upperSheets: 20,
       lowerSheets: null,
-      expectedVersion: 6,
+      expectedVersion: item.version,
     });
     expect(value('Case Price')).toBe('$1399.50');
     expect(value('Lower Sheets')).toBe('N/A');
@@ -108,33 +117,40 @@ describe('Pricing tab', () => {
   it('Save sends the version the form started from: a change made meanwhile answers 409', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let calls = 0;
-    const { server } = renderDetail(manager, caseAt('Thermoforming', { version: 3, price: 1000 }), {
+    const opened = caseAt('Thermoforming', { price: 1000, upperSheets: 18, lowerSheets: 16 });
+    const changed = after(opened, E.priced(1050, 18, 16));
+    const saved = after(changed, E.priced(1100, 18, 16));
+    const { server } = renderDetail(manager, opened, {
       routes: {
         'PUT /cases/CA-2025-123/pricing': () =>
           ++calls === 1
             ? { status: 409, body: { error: 'The case was changed by someone else. Reload and try again.' } }
-            : { body: caseAt('Thermoforming', { version: 5, price: 1100 }) },
-        'GET /cases/CA-2025-123': { body: caseAt('Thermoforming', { version: 4, price: 1050 }) },
+            : { body: saved },
+        'GET /cases/CA-2025-123': { body: changed },
       },
     });
     fireEvent.click(tab('Pricing'));
     fireEvent.click(within(panel()).getByRole('button', { name: 'Edit Details' }));
     fireEvent.change(within(panel()).getByLabelText('Case Price'), { target: { value: '1100' } });
-    // Someone else changes the case while the form is open (the live stream brings version 4).
-    act(() => cache.upsertCase(caseAt('Thermoforming', { version: 4, price: 1050 })));
+    // Someone else changes the case while the form is open (the live stream brings the change).
+    act(() => cache.upsertCase(changed));
     fireEvent.click(within(panel()).getByRole('button', { name: 'Save' }));
     expect((await within(panel()).findByRole('alert')).textContent).toBe(
       'The case was changed by someone else. Reload and try again.',
     );
-    expect((server.calls('PUT', '/cases/CA-2025-123/pricing')[0].body as any).expectedVersion).toBe(3);
+    expect((server.calls('PUT', '/cases/CA-2025-123/pricing')[0].body as any).expectedVersion).toBe(
+      opened.version,
+    );
     // The form kept the user's value; saving again applies to the case now shown.
     expect((within(panel()).getByLabelText('Case Price') as HTMLInputElement).value).toBe('1100');
     const save = within(panel()).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     await vi.waitFor(() => expect(server.calls('GET', '/cases/CA-2025-123')).toHaveLength(1));
     await vi.waitFor(() => expect(save.disabled).toBe(false));
     fireEvent.click(save);
-    await vi.waitFor(() => expect(cached()?.version).toBe(5));
-    expect((server.calls('PUT', '/cases/CA-2025-123/pricing')[1].body as any).expectedVersion).toBe(4);
+    await vi.waitFor(() => expect(cached()?.version).toBe(saved.version));
+    expect((server.calls('PUT', '/cases/CA-2025-123/pricing')[1].body as any).expectedVersion).toBe(
+      changed.version,
+    );
   });
 
   it('refuses out-of-range values with the domain text', () => {
@@ -151,50 +167,26 @@ describe('Pricing tab', () => {
 });
 
 describe('Communication tab', () => {
-  const notes = [
-    {
-      id: 'note-1',
-      author: 'admin',
-      role: 'Manager',
-      text: 'Case created.',
-      timestamp: '2025-01-02T09:30:00.000Z',
-    },
-    {
-      id: 'note-2',
-      author: 'tech',
-      role: 'Technician',
-      text: 'Models printed.',
-      timestamp: '2025-01-03T15:00:00.000Z',
-    },
-  ];
+  const printed: Given = [E.note('Models printed.'), technician, '2025-03-20T15:00:00.000Z'];
 
   it('lists notes with author, time and text in a list capped at 15rem', () => {
-    renderDetail(technician, caseAt('Thermoforming', { notes }));
+    renderDetail(technician, caseAt('Thermoforming', {}, printed));
     fireEvent.click(tab('Communication'));
     const list = within(panel()).getByRole('list', { name: 'Notes' });
     const items = within(list).getAllByRole('listitem');
-    expect(items).toHaveLength(2);
-    expect(within(items[1]).getByText('tech')).toBeTruthy();
-    expect(within(items[1]).getByText('Models printed.')).toBeTruthy();
-    expect(items[1].querySelector('time')?.getAttribute('dateTime')).toBe('2025-01-03T15:00:00.000Z');
+    // The case's creation and approval notes, then the technician's.
+    expect(items).toHaveLength(3);
+    expect(within(items[0]).getByText('Case created by Doctor and submitted for approval.')).toBeTruthy();
+    expect(within(items[2]).getByText('tech')).toBeTruthy();
+    expect(within(items[2]).getByText('Models printed.')).toBeTruthy();
+    expect(items[2].querySelector('time')?.getAttribute('dateTime')).toBe('2025-03-20T15:00:00.000Z');
     expect(list.className).toContain('cd-notes');
   });
 
   it('Add Note is not sendable when empty after trimming; sends the trimmed text', async () => {
-    const added = caseAt('Thermoforming', {
-      version: 2,
-      notes: [
-        ...notes,
-        {
-          id: 'note-3',
-          author: 'tech',
-          role: 'Technician',
-          text: 'Ready.',
-          timestamp: '2025-01-04T10:00:00.000Z',
-        },
-      ],
-    });
-    const { server } = renderDetail(technician, caseAt('Thermoforming', { notes }), {
+    const item = caseAt('Thermoforming', {}, printed);
+    const added = after(item, [E.note('Ready.'), technician]);
+    const { server } = renderDetail(technician, item, {
       routes: { 'POST /cases/CA-2025-123/notes': { status: 201, body: added } },
     });
     fireEvent.click(tab('Communication'));

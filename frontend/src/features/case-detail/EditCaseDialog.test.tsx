@@ -2,22 +2,22 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { cache } from '../../api/cache';
 import { fakeServer, type Route } from '../../test/fakeServer';
-import { manager } from '../../test/fixtures';
+import { after, E, manager } from '../../test/fixtures';
 import { EditCaseDialog } from './EditCaseDialog';
 import { cached, caseAt } from './testSupport';
+
+/** The case as the dialog opens it. */
+const opened = caseAt(
+  'Thermoforming',
+  { treatmentPlanNotes: 'Close the gap.', deliveryDate: '2025-04-01' },
+  E.edited({ simulationVideoUrl: 'https://example.com/v.mp4' }),
+);
 
 function setup(routes: Record<string, Route> = {}) {
   const server = fakeServer(routes);
   cache.begin(manager);
   // The whole case, as opening it from the list reads it.
-  cache.upsertCase(
-    caseAt('Thermoforming', {
-      version: 4,
-      treatmentPlanNotes: 'Close the gap.',
-      simulationVideoUrl: 'https://example.com/v.mp4',
-      deliveryDate: '2025-03-01',
-    }),
-  );
+  cache.upsertCase(opened);
   const onClose = vi.fn();
   render(<EditCaseDialog caseId="CA-2025-123" user={manager} onClose={onClose} />);
   const dialog = screen.getByRole('dialog', { name: 'Edit Case: CA-2025-123' });
@@ -36,7 +36,7 @@ describe('Edit Case modal', () => {
     expect(field('Treatment Plan Notes')).toBe('Close the gap.');
     expect(field('Simulation Video URL')).toBe('https://example.com/v.mp4');
     expect(field('External Simulation Link')).toBe('');
-    expect(field('Due Date')).toBe('2025-03-01');
+    expect(field('Due Date')).toBe('2025-04-01');
     expect(document.activeElement).toBe(within(dialog).getByLabelText('Patient Name', { exact: false }));
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeTruthy();
@@ -69,7 +69,7 @@ describe('Edit Case modal', () => {
   it('Save Changes sends PUT /cases/{id} with expectedVersion and closes', async () => {
     const { dialog, server, onClose } = setup({
       'PUT /cases/CA-2025-123': {
-        body: caseAt('Thermoforming', { version: 5, patientName: 'Emma J. Thompson', priority: 'High' }),
+        body: after(opened, E.edited({ patientName: 'Emma J. Thompson', priority: 'High' })),
       },
     });
     fireEvent.change(within(dialog).getByLabelText('Patient Name', { exact: false }), {
@@ -86,20 +86,22 @@ describe('Edit Case modal', () => {
       treatmentPlanNotes: 'Close the gap.',
       simulationVideoUrl: 'https://example.com/v.mp4',
       simulationExternalLink: '',
-      deliveryDate: '2025-03-01',
-      expectedVersion: 4,
+      deliveryDate: '2025-04-01',
+      expectedVersion: opened.version,
     });
     expect(cached()?.patientName).toBe('Emma J. Thompson');
   });
 
   it('a 409 shows the text in the dialog, reloads the case and keeps the edits', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // Someone else moved the case on meanwhile.
+    const moved = after(opened, E.advanced('Thermoforming', 'Trimming & Polishing'));
     const { dialog, onClose } = setup({
       'PUT /cases/CA-2025-123': {
         status: 409,
         body: { error: 'The case was changed by someone else. Reload and try again.' },
       },
-      'GET /cases/CA-2025-123': { body: caseAt('Quality Check', { version: 9 }) },
+      'GET /cases/CA-2025-123': { body: moved },
     });
     fireEvent.change(within(dialog).getByLabelText('Clinic Name', { exact: false }), {
       target: { value: 'Other' },
@@ -108,7 +110,7 @@ describe('Edit Case modal', () => {
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
       'The case was changed by someone else. Reload and try again.',
     );
-    await vi.waitFor(() => expect(cached()?.version).toBe(9));
+    await vi.waitFor(() => expect(cached()?.version).toBe(moved.version));
     expect((within(dialog).getByLabelText('Clinic Name', { exact: false }) as HTMLInputElement).value).toBe(
       'Other',
     );

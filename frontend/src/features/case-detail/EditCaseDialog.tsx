@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { PRIORITIES, type Case, type Priority, type User } from '@alignerflow/domain';
+import { PRIORITIES, type Case, type CaseDetails, type Priority, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { toast } from '../../components/toastStore';
 import { ActionError } from './ActionError';
 import { latest } from './latest';
-import { caseDetailApi, type CaseEdit } from './caseDetailApi';
+import { caseDetailApi } from './caseDetailApi';
 import { invalidInput } from './invalidInput';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { useCaseCommand, type CaseCommandRunner } from './useCaseCommand';
@@ -16,9 +16,9 @@ interface EditCaseDialogProps {
   onClose: () => void;
 }
 
-type Field = keyof CaseEdit;
+type Field = keyof CaseDetails;
 
-const editOf = (item: Case): CaseEdit => ({
+const editOf = (item: Case): CaseDetails => ({
   patientName: item.patientName,
   doctorName: item.doctorName,
   clinicName: item.clinicName,
@@ -97,7 +97,7 @@ function EditCaseForm({ formId, item, user, commands, onClose }: EditCaseFormPro
   // The form edits the case as it was when opened and Save sends that version, so a change made
   // meanwhile answers 409 with its message; after that, Save applies to the reloaded case.
   const [base, setBase] = useState(item);
-  const [values, setValues] = useState<CaseEdit>(() => editOf(item));
+  const [values, setValues] = useState<CaseDetails>(() => editOf(item));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
 
   /** The domain's verdict on one field (the same checkText messages the server answers with). */
@@ -121,7 +121,7 @@ function EditCaseForm({ formId, item, user, commands, onClose }: EditCaseFormPro
       document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
       return;
     }
-    const fields: CaseEdit = { ...values, deliveryDate: values.deliveryDate || null };
+    const fields: CaseDetails = { ...values, deliveryDate: values.deliveryDate || null };
     if (await commands.run('edit', () => caseDetailApi.edit(base, fields))) {
       toast(T.caseUpdated);
       onClose();

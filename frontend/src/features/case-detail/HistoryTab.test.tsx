@@ -1,77 +1,50 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { manager, representative } from '../../test/fixtures';
-import type { CaseHistoryEntry, Role } from '@alignerflow/domain';
+import { SYSTEM_ACTOR, type CaseEventData, type RiskKind } from '@alignerflow/domain';
+import {
+  designer,
+  doctor,
+  E,
+  historyOf,
+  manager,
+  representative,
+  technician,
+  type Given,
+} from '../../test/fixtures';
 import { historyLines } from './historyText';
 import { caseAt, renderDetail } from './testSupport';
 
-let position = 0;
-const entry = (
-  type: string,
-  data: Record<string, unknown>,
-  username = 'admin',
-  role: Role = 'Manager',
-): CaseHistoryEntry => {
-  position += 1;
-  return {
-    position: String(position),
-    version: position,
-    type,
-    data,
-    actor: { username, role },
-    at: `2025-01-${String(position).padStart(2, '0')}T10:00:00.000Z`,
-  };
-};
-
-function trail(): CaseHistoryEntry[] {
-  position = 0;
-  return [
-    entry(
-      'CaseCreated',
-      {
-        id: 'CA-2025-123',
+/** Emma's case from creation to a reassigned stage, then an event this app does not know yet. */
+function trail() {
+  return historyOf(
+    [
+      E.created({
         patientName: 'Emma Thompson',
         doctorName: 'Dr. Sarah Lee',
         clinicName: 'Bright Smiles Dental',
-        priority: 'Normal',
-        deliveryDate: '2025-02-01',
-        treatmentPlanNotes: '',
-        files: [],
         price: 1250,
         upperSheets: 18,
         lowerSheets: 16,
-        assignedDoctorUsername: 'dr.lee',
-        fee: { amount: 50, currency: 'USD' },
-      },
-      'dr.lee',
-      'Doctor',
-    ),
-    entry('CaseApproved', { doctorUsername: 'dr.lee' }),
-    entry(
-      'SimulationLinksSaved',
-      { simulationVideoUrl: 'https://example.com/v.mp4', simulationExternalLink: '' },
-      'designer',
-      'Designer',
-    ),
-    entry('StageAdvanced', { from: 'Digital Planning', to: 'Doctor Approval' }, 'designer', 'Designer'),
-    entry('ChangesRequested', { comment: 'Less movement on 11.' }, 'dr.lee', 'Doctor'),
-    entry('StageAdvanced', { from: 'Digital Planning', to: 'Doctor Approval' }, 'designer', 'Designer'),
-    entry('TreatmentPlanApproved', {}, 'dr.lee', 'Doctor'),
-    entry('StageAdvanced', { from: 'Model Printing', to: 'Thermoforming' }, 'tech', 'Technician'),
-    entry('CaseHeld', {}),
-    entry('CaseResumed', {}),
-    entry('CaseDetailsEdited', { changes: { priority: 'High', patientName: 'Emma J. Thompson' } }),
-    entry('PricingUpdated', { price: 1300, upperSheets: 18, lowerSheets: null }, 'rep', 'Representative'),
-    entry(
-      'StageAssigneeChanged',
-      { stage: 'Thermoforming', assignee: 'tech', viaQr: true },
-      'tech',
-      'Technician',
-    ),
-    entry('StageAssigneeChanged', { stage: 'Thermoforming', assignee: 'Tech Team', viaQr: false }),
-    entry('NoteAdded', { text: 'Rush order.' }),
-    entry('SomethingNew', {}),
-  ];
+      }),
+      doctor,
+    ],
+    E.approved('dr.lee'),
+    [E.links('https://example.com/v.mp4'), designer],
+    [E.advanced('Digital Planning', 'Doctor Approval'), designer],
+    [E.changesRequested('Less movement on 11.'), doctor],
+    [E.advanced('Digital Planning', 'Doctor Approval'), designer],
+    [E.planApproved(), doctor],
+    [E.advanced('Model Printing', 'Thermoforming'), technician],
+    E.held(),
+    E.resumed(),
+    E.edited({ priority: 'High', patientName: 'Emma J. Thompson' }),
+    [E.priced(1300, 18, null), representative],
+    [E.assignee('Thermoforming', 'tech', true), technician],
+    E.assignee('Thermoforming', 'Tech Team'),
+    E.note('Rush order.'),
+    // A newer server's event type, which this app reads by its name.
+    { type: 'SomethingNew', data: {} } as unknown as CaseEventData,
+  );
 }
 
 describe('history sentences', () => {
@@ -108,11 +81,11 @@ describe('history sentences', () => {
   });
 
   it('reads the at-risk alerts of the lab’s scan, each kind in its own words', () => {
-    position = 0;
-    const lines = historyLines([
-      entry('CaseAtRisk', { kind: 'at_risk', day: '2025-01-30', deliveryDate: '2025-02-01' }, 'system'),
-      entry('CaseAtRisk', { kind: 'overdue', day: '2025-02-03', deliveryDate: '2025-02-01' }, 'system'),
-    ]);
+    const atRisk = (kind: RiskKind, day: string): Given => [
+      { type: 'CaseAtRisk', data: { kind, day, deliveryDate: '2025-02-01' } },
+      SYSTEM_ACTOR,
+    ];
+    const lines = historyLines(historyOf(atRisk('at_risk', '2025-01-30'), atRisk('overdue', '2025-02-03')));
     expect(lines.map((line) => line.sentence)).toEqual([
       'The managers were alerted that the case is at risk of missing its due date (Feb 1, 2025)',
       'The managers were alerted that the case is overdue (due Feb 1, 2025)',
@@ -120,8 +93,7 @@ describe('history sentences', () => {
   });
 
   it('without the earlier events an edit shows the new values', () => {
-    position = 0;
-    const [line] = historyLines([entry('CaseDetailsEdited', { changes: { clinicName: 'New Clinic' } })]);
+    const [line] = historyLines(historyOf(E.edited({ clinicName: 'New Clinic' })));
     expect(line.details).toEqual([{ label: 'Clinic Name', value: 'New Clinic' }]);
   });
 });
@@ -145,7 +117,7 @@ describe('History tab', () => {
     expect(sentences()[0]).toBe('dr.lee created the case and paid the $50.00 case fee');
     const first = within(list).getAllByRole('listitem')[0];
     expect(within(first).getByText(/dr\.lee \(Doctor\)/)).toBeTruthy();
-    expect(first.querySelector('time')?.getAttribute('dateTime')).toBe('2025-01-01T10:00:00.000Z');
+    expect(first.querySelector('time')?.getAttribute('dateTime')).toBe('2025-03-10T09:00:00.000Z');
     expect(server.calls('GET', '/cases/CA-2025-123/history')).toHaveLength(1);
   });
 

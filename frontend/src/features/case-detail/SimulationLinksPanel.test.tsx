@@ -1,18 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { designer } from '../../test/fixtures';
+import { after, designer, E } from '../../test/fixtures';
 import { cached, caseAt, renderDetail } from './testSupport';
 
 const panel = () => screen.getByRole('region', { name: 'Prepare for Doctor Approval' });
 
 describe('Prepare for Doctor Approval', () => {
   it('saves trimmed links with the version seen', async () => {
-    const saved = caseAt('Digital Planning', {
-      version: 3,
-      simulationVideoUrl: 'https://example.com/v.mp4',
-      simulationExternalLink: 'https://viewer.example.com/x',
-    });
-    const { server } = renderDetail(designer, caseAt('Digital Planning', { version: 2 }), {
+    const item = caseAt('Digital Planning');
+    const saved = after(item, [
+      E.links('https://example.com/v.mp4', 'https://viewer.example.com/x'),
+      designer,
+    ]);
+    const { server } = renderDetail(designer, item, {
       routes: { 'PUT /cases/CA-2025-123/simulation': { body: saved } },
     });
     fireEvent.change(within(panel()).getByLabelText('Simulation Video URL'), {
@@ -22,11 +22,11 @@ describe('Prepare for Doctor Approval', () => {
       target: { value: 'https://viewer.example.com/x' },
     });
     fireEvent.click(within(panel()).getByRole('button', { name: 'Save Links' }));
-    await vi.waitFor(() => expect(cached()?.version).toBe(3));
+    await vi.waitFor(() => expect(cached()?.version).toBe(saved.version));
     expect(server.calls('PUT', '/cases/CA-2025-123/simulation')[0].body).toEqual({
       simulationVideoUrl: 'https://example.com/v.mp4',
       simulationExternalLink: 'https://viewer.example.com/x',
-      expectedVersion: 2,
+      expectedVersion: item.version,
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { doctor } from '../../test/fixtures';
+import { after, designer, doctor, E } from '../../test/fixtures';
 import { cached, caseAt, renderDetail } from './testSupport';
 
 const panel = () => screen.getByRole('region', { name: 'Treatment Plan Approval' });
@@ -24,10 +24,12 @@ describe('Treatment Plan Approval panel', () => {
   it('plays the video and opens the external link in the sandboxed viewer', () => {
     renderDetail(
       doctor,
-      caseAt('Doctor Approval', {
-        simulationVideoUrl: 'https://example.com/sim.mp4',
-        simulationExternalLink: 'https://viewer.example.com/case',
-      }),
+      caseAt(
+        'Digital Planning',
+        {},
+        [E.links('https://example.com/sim.mp4', 'https://viewer.example.com/case'), designer],
+        [E.advanced('Digital Planning', 'Doctor Approval'), designer],
+      ),
     );
     const video = panel().querySelector('video') as HTMLVideoElement;
     expect(video.getAttribute('src')).toBe('https://example.com/sim.mp4');
@@ -40,7 +42,15 @@ describe('Treatment Plan Approval panel', () => {
   });
 
   it('a video that cannot load gives way to a link that opens it in a new tab', () => {
-    renderDetail(doctor, caseAt('Doctor Approval', { simulationVideoUrl: 'https://example.com/sim.mp4' }));
+    renderDetail(
+      doctor,
+      caseAt(
+        'Digital Planning',
+        {},
+        [E.links('https://example.com/sim.mp4'), designer],
+        [E.advanced('Digital Planning', 'Doctor Approval'), designer],
+      ),
+    );
     fireEvent.error(panel().querySelector('video')!);
     expect(within(panel()).getByText('The simulation video could not be loaded here.')).toBeTruthy();
     const link = within(panel()).getByRole('link', { name: 'Open in new tab' });
@@ -49,20 +59,28 @@ describe('Treatment Plan Approval panel', () => {
   });
 
   it('approves for manufacturing', async () => {
-    const { server } = renderDetail(doctor, caseAt('Doctor Approval', { version: 9 }), {
+    const item = caseAt('Doctor Approval');
+    const { server } = renderDetail(doctor, item, {
       routes: {
-        'POST /cases/CA-2025-123/doctor-approve': { body: caseAt('Model Printing', { version: 10 }) },
+        'POST /cases/CA-2025-123/doctor-approve': {
+          body: after(item, [E.planApproved(), doctor]),
+        },
       },
     });
     fireEvent.click(within(panel()).getByRole('button', { name: 'Approve & Continue to Manufacturing' }));
     await vi.waitFor(() => expect(cached()?.status).toBe('Model Printing'));
-    expect(server.calls('POST', '/cases/CA-2025-123/doctor-approve')[0].body).toEqual({ expectedVersion: 9 });
+    expect(server.calls('POST', '/cases/CA-2025-123/doctor-approve')[0].body).toEqual({
+      expectedVersion: item.version,
+    });
   });
 
   it('Request Changes requires a comment', async () => {
-    const { server } = renderDetail(doctor, caseAt('Doctor Approval', { version: 4 }), {
+    const item = caseAt('Doctor Approval');
+    const { server } = renderDetail(doctor, item, {
       routes: {
-        'POST /cases/CA-2025-123/request-changes': { body: caseAt('Digital Planning', { version: 5 }) },
+        'POST /cases/CA-2025-123/request-changes': {
+          body: after(item, [E.changesRequested('Less movement on 11.'), doctor]),
+        },
       },
     });
     fireEvent.click(within(panel()).getByRole('button', { name: 'Request Changes' }));
@@ -77,7 +95,7 @@ describe('Treatment Plan Approval panel', () => {
     await vi.waitFor(() => expect(cached()?.status).toBe('Digital Planning'));
     expect(server.calls('POST', '/cases/CA-2025-123/request-changes')[0].body).toEqual({
       comment: 'Less movement on 11.',
-      expectedVersion: 4,
+      expectedVersion: item.version,
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { designer, doctor, manager, representative, technician } from '../../test/fixtures';
+import { after, designer, doctor, E, manager, representative, technician } from '../../test/fixtures';
 import { cached, caseAt, renderDetail } from './testSupport';
 
 const steps = () => Array.from(document.querySelectorAll<HTMLElement>('.cd-stepper > li'));
@@ -47,9 +47,9 @@ describe('Workflow Progress', () => {
   );
 
   it('a manager reassigns a stage from a dropdown of lab users', async () => {
-    const updated = caseAt('Thermoforming', { version: 2 });
-    updated.alignerWorkflow[5] = { ...updated.alignerWorkflow[5], assignedTo: 'tech' };
-    const { server } = renderDetail(manager, caseAt('Thermoforming'), {
+    const item = caseAt('Thermoforming');
+    const updated = after(item, E.assignee('Thermoforming', 'tech'));
+    const { server } = renderDetail(manager, item, {
       routes: { 'PUT /cases/CA-2025-123/stages/Thermoforming/assignee': { body: updated } },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Reassign Thermoforming, assigned to Tech Team' }));
@@ -66,17 +66,18 @@ describe('Workflow Progress', () => {
     await vi.waitFor(() => expect(cached()?.alignerWorkflow[5].assignedTo).toBe('tech'));
     expect(server.calls('PUT', '/cases/CA-2025-123/stages/Thermoforming/assignee')[0].body).toEqual({
       assignee: 'tech',
-      expectedVersion: 1,
+      expectedVersion: item.version,
     });
     expect(screen.queryByRole('combobox', { name: 'Assign Thermoforming to' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Reassign Thermoforming, assigned to tech' })).toBeTruthy();
   });
 
   it('encodes the stage name in the path', async () => {
-    const { server } = renderDetail(manager, caseAt('Trimming & Polishing'), {
+    const item = caseAt('Trimming & Polishing');
+    const { server } = renderDetail(manager, item, {
       routes: {
         'PUT /cases/CA-2025-123/stages/Trimming%20%26%20Polishing/assignee': {
-          body: caseAt('Trimming & Polishing', { version: 2 }),
+          body: after(item, E.assignee('Trimming & Polishing', 'Unassigned')),
         },
       },
     });

@@ -1,22 +1,23 @@
-import type { Case, CaseHistoryEntry, CaseStatus, Priority } from '@alignerflow/domain';
+import type {
+  AdvanceStageBody,
+  AnalyzePhotoBody,
+  ApproveCaseBody,
+  AssigneeBody,
+  Case,
+  CaseDetails,
+  CaseEditBody,
+  CaseHistoryEntry,
+  CaseStatus,
+  ExpectedVersion,
+  NoteBody,
+  PhotoAnalysisAnswer,
+  Pricing,
+  PricingBody,
+  RejectCaseBody,
+  RequestChangesBody,
+  SimulationLinksBody,
+} from '@alignerflow/domain';
 import { request } from '../../api/client';
-
-export interface CaseEdit {
-  patientName: string;
-  doctorName: string;
-  clinicName: string;
-  priority: Priority;
-  treatmentPlanNotes: string;
-  simulationVideoUrl: string;
-  simulationExternalLink: string;
-  deliveryDate: string | null;
-}
-
-export interface PricingInput {
-  price: number | null;
-  upperSheets: number | null;
-  lowerSheets: number | null;
-}
 
 const enc = encodeURIComponent;
 const path = (id: string, rest = '') => `/cases/${enc(id)}${rest}`;
@@ -33,35 +34,54 @@ export const caseDetailApi = {
 
   approve: (item: Case, doctorUsername: string) =>
     request<Case>('POST', path(item.id, '/approve'), {
-      body: { doctorUsername, expectedVersion: item.version },
+      body: { doctorUsername, expectedVersion: item.version } satisfies ApproveCaseBody,
     }),
   reject: (item: Case, reason: string) =>
-    request<Case>('POST', path(item.id, '/reject'), { body: { reason, expectedVersion: item.version } }),
+    request<Case>('POST', path(item.id, '/reject'), {
+      body: { reason, expectedVersion: item.version } satisfies RejectCaseBody,
+    }),
   advance: (item: Pick<Case, 'id'>, fromStatus: CaseStatus) =>
-    request<Case>('POST', path(item.id, '/advance'), { body: { fromStatus } }),
+    request<Case>('POST', path(item.id, '/advance'), { body: { fromStatus } satisfies AdvanceStageBody }),
   approveTreatmentPlan: (item: Case) =>
-    request<Case>('POST', path(item.id, '/doctor-approve'), { body: { expectedVersion: item.version } }),
+    request<Case>('POST', path(item.id, '/doctor-approve'), {
+      body: { expectedVersion: item.version } satisfies ExpectedVersion,
+    }),
   requestChanges: (item: Case, comment: string) =>
     request<Case>('POST', path(item.id, '/request-changes'), {
-      body: { comment, expectedVersion: item.version },
+      body: { comment, expectedVersion: item.version } satisfies RequestChangesBody,
     }),
   hold: (item: Case) =>
-    request<Case>('POST', path(item.id, '/hold'), { body: { expectedVersion: item.version } }),
+    request<Case>('POST', path(item.id, '/hold'), {
+      body: { expectedVersion: item.version } satisfies ExpectedVersion,
+    }),
   resume: (item: Case) =>
-    request<Case>('POST', path(item.id, '/resume'), { body: { expectedVersion: item.version } }),
-  addNote: (item: Case, text: string) => request<Case>('POST', path(item.id, '/notes'), { body: { text } }),
-  pricing: (item: Case, pricing: PricingInput) =>
-    request<Case>('PUT', path(item.id, '/pricing'), { body: { ...pricing, expectedVersion: item.version } }),
+    request<Case>('POST', path(item.id, '/resume'), {
+      body: { expectedVersion: item.version } satisfies ExpectedVersion,
+    }),
+  addNote: (item: Case, text: string) =>
+    request<Case>('POST', path(item.id, '/notes'), { body: { text } satisfies NoteBody }),
+  pricing: (item: Case, pricing: Pricing) =>
+    request<Case>('PUT', path(item.id, '/pricing'), {
+      body: { ...pricing, expectedVersion: item.version } satisfies PricingBody,
+    }),
   simulation: (item: Case, simulationVideoUrl: string, simulationExternalLink: string) =>
     request<Case>('PUT', path(item.id, '/simulation'), {
-      body: { simulationVideoUrl, simulationExternalLink, expectedVersion: item.version },
+      body: {
+        simulationVideoUrl,
+        simulationExternalLink,
+        expectedVersion: item.version,
+      } satisfies SimulationLinksBody,
     }),
   reassign: (item: Case, stage: CaseStatus, assignee: string) =>
     request<Case>('PUT', path(item.id, `/stages/${enc(stage)}/assignee`), {
-      body: { assignee, expectedVersion: item.version },
+      body: { assignee, expectedVersion: item.version } satisfies AssigneeBody,
     }),
-  edit: (item: Case, fields: CaseEdit) =>
-    request<Case>('PUT', path(item.id), { body: { ...fields, expectedVersion: item.version } }),
+  edit: (item: Case, fields: CaseDetails) =>
+    request<Case>('PUT', path(item.id), {
+      body: { ...fields, expectedVersion: item.version } satisfies CaseEditBody,
+    }),
   analyzePhoto: (caseId: string, fileUrl: string) =>
-    request<{ text: string }>('POST', '/ai/analyze-photo', { body: { caseId, fileUrl } }),
+    request<PhotoAnalysisAnswer>('POST', '/ai/analyze-photo', {
+      body: { caseId, fileUrl } satisfies AnalyzePhotoBody,
+    }),
 };

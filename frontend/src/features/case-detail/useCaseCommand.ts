@@ -5,6 +5,7 @@ import { cache } from '../../api/cache';
 import { toast } from '../../components/toastStore';
 import { caseDetailApi } from './caseDetailApi';
 import { CASE_DETAIL_TEXTS } from './texts';
+import { errorMessage } from '../../api/errorMessage';
 
 /** Reads the case again into the cache (after a 409 the user must see what changed). */
 export async function refreshCase(caseId: string): Promise<void> {
@@ -13,10 +14,6 @@ export async function refreshCase(caseId: string): Promise<void> {
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) cache.removeCase(caseId);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -45,7 +42,7 @@ export function useCaseCommand(caseId: string) {
         cache.upsertCase(await command());
         return true;
       } catch (error) {
-        const message = messageOf(error);
+        const message = errorMessage(error);
         setErrors((current) => ({ ...current, [key]: message }));
         if (error instanceof ApiError && error.status === 409) {
           // The refreshed case may no longer show the panel the action was in: say it there too.

@@ -1,16 +1,6 @@
 import { useEffect, useState } from 'react';
+import type { CaseVerification } from '@alignerflow/domain';
 import { request } from '../../api/client';
-
-/** `GET /audit/verify?caseId=…`: the case's events checked against their seals (Manager only). */
-export interface CaseVerification {
-  ok: boolean;
-  caseId: string;
-  /** Sealed events checked. */
-  events: number;
-  /** Events newer than the last seal (sealed within seconds). */
-  unsealed: number;
-  firstBroken: string | null;
-}
 
 export type VerificationState =
   { status: 'checking' } | { status: 'done'; result: CaseVerification } | { status: 'failed' };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen } from '@testing-library/react';
-import { doctor, manager, technician } from '../../test/fixtures';
+import type { CaseFile } from '@alignerflow/domain';
+import { after, doctor, E, manager, technician } from '../../test/fixtures';
 import { caseAt, cached, renderDetail } from '../case-detail/testSupport';
 import { FakeXhr } from '../wizard/fakeXhr';
 
@@ -26,7 +27,7 @@ describe('Add files', () => {
     const { server } = renderDetail(technician, item, {
       routes: {
         'POST /cases/CA-2025-123/files': (request) => ({
-          body: { ...item, version: 5, files: (request.body as { files: unknown[] }).files },
+          body: after(item, [E.filesAdded(...(request.body as { files: CaseFile[] }).files), technician]),
         }),
       },
     });
@@ -46,7 +47,7 @@ describe('Add files', () => {
   });
 
   it('Cancel aborts the upload and nothing is added', async () => {
-    const { server } = renderDetail(doctor, caseAt('Digital Planning', { assignedDoctorUsername: 'dr.lee' }));
+    const { server } = renderDetail(doctor, caseAt('Digital Planning'));
     choose(new File(['solid x facet'], 'upper.stl'));
     const xhr = FakeXhr.last();
     expect(xhr.body?.get('type')).toBe('STL');
@@ -74,9 +75,10 @@ describe('Remove a file', () => {
   const file = { name: 'wrong.pdf', type: 'Document' as const, url: stored.url, size: '0.01 MB' };
 
   it('a Manager removes a file after giving a reason', async () => {
-    const item = caseAt('Model Printing', { files: [file], version: 7 });
+    const item = caseAt('Model Printing', { files: [file] });
+    const removed = after(item, E.fileRemoved(file.url, 'Wrong patient'));
     const { server } = renderDetail(manager, item, {
-      routes: { 'POST /cases/CA-2025-123/files/remove': { body: { ...item, files: [], version: 8 } } },
+      routes: { 'POST /cases/CA-2025-123/files/remove': { body: removed } },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Remove wrong.pdf' }));
     fireEvent.click(screen.getAllByRole('button', { name: 'Remove' }).at(-1)!);
@@ -88,7 +90,7 @@ describe('Remove a file', () => {
     expect(server.calls('POST', '/cases/CA-2025-123/files/remove')[0].body).toEqual({
       url: stored.url,
       reason: 'Wrong patient',
-      expectedVersion: 7,
+      expectedVersion: item.version,
     });
     expect(cached().files).toEqual([]);
   });

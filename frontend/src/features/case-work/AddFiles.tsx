@@ -5,6 +5,7 @@ import { isAbort, uploadErrorText, uploadFile } from '../wizard/uploadFile';
 import { caseWorkApi } from './caseWorkApi';
 import { CASE_WORK_UI_TEXTS as T } from './texts';
 import { ADDABLE_FILES, uploadKindOf } from './uploadKind';
+import { errorMessage } from '../../api/errorMessage';
 
 interface Pending {
   key: number;
@@ -14,8 +15,6 @@ interface Pending {
   error?: string;
   abort?: () => void;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * 'Add files' of the Case Files panel: files dropped or picked upload at once, each with its own
@@ -64,7 +63,7 @@ export function AddFiles({ caseId }: { caseId: string }) {
           cache.upsertCase(await caseWorkApi.addFiles(caseId, [uploaded]));
           drop(key);
         } catch (error) {
-          update(key, { phase: 'failed', error: messageOf(error) });
+          update(key, { phase: 'failed', error: errorMessage(error) });
         }
       })
       .catch((error: unknown) => {

@@ -1,39 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
-import type { PlanVersion } from '@alignerflow/domain';
+import { designer, doctor, E, makeCase } from '../../test/fixtures';
 import { PlanVersions } from './PlanVersions';
-
-const version = (n: number, overrides: Partial<PlanVersion> = {}): PlanVersion => ({
-  version: n,
-  simulationVideoUrl: `https://sim.example/v${n}.mp4`,
-  simulationExternalLink: '',
-  submittedAt: '2025-03-01T10:00:00.000Z',
-  submittedBy: 'designer',
-  outcome: 'pending',
-  comment: null,
-  decidedAt: null,
-  decidedBy: null,
-  ...overrides,
-});
 
 describe('PlanVersions', () => {
   it('lists the versions newest first, with links, decisions and comments', () => {
-    render(
-      <PlanVersions
-        item={{
-          planVersions: [
-            version(1, {
-              outcome: 'changes_requested',
-              comment: 'Less tipping on 21',
-              decidedBy: 'dr.lee',
-              decidedAt: '2025-03-02T10:00:00.000Z',
-              simulationExternalLink: 'https://viewer.example/1',
-            }),
-            version(2),
-          ],
-        }}
-      />,
+    // Sent to the doctor, sent back with a comment, and sent again with a new video.
+    const planned = makeCase(
+      { status: 'Digital Planning' },
+      [E.links('https://sim.example/v1.mp4', 'https://viewer.example/1'), designer],
+      [E.advanced('Digital Planning', 'Doctor Approval'), designer],
+      [E.changesRequested('Less tipping on 21'), doctor],
+      [E.links('https://sim.example/v2.mp4'), designer],
+      [E.advanced('Digital Planning', 'Doctor Approval'), designer],
     );
+    render(<PlanVersions item={planned} />);
     const items = screen.getAllByRole('listitem');
     expect(items.map((item) => item.getAttribute('aria-label'))).toEqual(['Version 2', 'Version 1']);
     expect(within(items[0]).getByText('Current')).toBeTruthy();
@@ -48,7 +29,7 @@ describe('PlanVersions', () => {
   });
 
   it('shows nothing for a case never sent to the doctor (or an old one without the list)', () => {
-    const { container } = render(<PlanVersions item={{ planVersions: [] }} />);
+    const { container } = render(<PlanVersions item={makeCase({ status: 'Digital Planning' })} />);
     expect(container.innerHTML).toBe('');
     const old = render(<PlanVersions item={{} as never} />);
     expect(old.container.innerHTML).toBe('');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { doctor, manager, technician } from '../../test/fixtures';
+import { after, doctor, E, makeCase, manager, technician } from '../../test/fixtures';
 import { caseAt, cached, renderDetail } from '../case-detail/testSupport';
 import { CaseLinks, FollowUpBadge } from './CaseLinks';
 
@@ -16,12 +16,13 @@ describe('Order remake / refinement', () => {
     expect(order()).toBeNull();
   });
   it('not before completion, even to the case doctor', () => {
-    renderDetail(doctor, caseAt('Quality Check', { assignedDoctorUsername: 'dr.lee' }));
+    renderDetail(doctor, caseAt('Quality Check'));
     expect(order()).toBeNull();
   });
 
   it('checks the form with the domain, sends it, and both cases are known with their links', async () => {
-    const original = caseAt('Completed', { assignedDoctorUsername: 'dr.lee', version: 12 });
+    // dr.lee's case (caseAt's doctor).
+    const original = caseAt('Completed');
     const created = caseAt('Pending Approval', {
       id: 'CA-2025-777',
       origin: { caseId: 'CA-2025-123', kind: 'remake', reasonCode: 'other', reason: 'Dog ate it' },
@@ -30,7 +31,7 @@ describe('Order remake / refinement', () => {
       routes: {
         'POST /cases/CA-2025-123/reorders': { status: 201, body: created },
         'GET /cases/CA-2025-123': {
-          body: { ...original, version: 13, followUps: [{ caseId: 'CA-2025-777', kind: 'remake' }] },
+          body: after(original, [E.followUp('CA-2025-777', 'remake', 'other', 'Dog ate it'), doctor]),
         },
       },
     });
@@ -45,7 +46,7 @@ describe('Order remake / refinement', () => {
       kind: 'remake',
       reasonCode: 'other',
       reason: 'Dog ate it',
-      expectedVersion: 12,
+      expectedVersion: original.version,
     });
     expect(cached().followUps).toEqual([{ caseId: 'CA-2025-777', kind: 'remake' }]);
     expect(cached('CA-2025-777').origin?.caseId).toBe('CA-2025-123');
@@ -58,10 +59,13 @@ describe('CaseLinks and the badge', () => {
     const opened: string[] = [];
     render(
       <CaseLinks
-        item={{
-          origin: { caseId: 'CA-2025-100', kind: 'remake', reasonCode: 'lost', reason: '' },
-          followUps: [{ caseId: 'CA-2025-300', kind: 'refinement' }],
-        }}
+        item={makeCase(
+          {
+            status: 'Completed',
+            origin: { caseId: 'CA-2025-100', kind: 'remake', reasonCode: 'lost', reason: '' },
+          },
+          E.followUp('CA-2025-300', 'refinement'),
+        )}
         onOpenCase={(id) => opened.push(id)}
       />,
     );
@@ -73,11 +77,13 @@ describe('CaseLinks and the badge', () => {
   });
 
   it('the badge marks only a follow-up', () => {
-    const { container } = render(<FollowUpBadge item={{ origin: null }} />);
+    const { container } = render(<FollowUpBadge item={makeCase()} />);
     expect(container.innerHTML).toBe('');
     render(
       <FollowUpBadge
-        item={{ origin: { caseId: 'CA-2025-100', kind: 'refinement', reasonCode: null, reason: '' } }}
+        item={makeCase({
+          origin: { caseId: 'CA-2025-100', kind: 'refinement', reasonCode: null, reason: '' },
+        })}
       />,
     );
     expect(screen.getByTitle('Refinement of CA-2025-100').textContent).toBe('Refinement');

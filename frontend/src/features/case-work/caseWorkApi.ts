@@ -1,4 +1,11 @@
-import type { Case, CaseFile, ReorderInput } from '@alignerflow/domain';
+import type {
+  AddFilesBody,
+  Case,
+  CaseFile,
+  RemoveFileBody,
+  ReorderBody,
+  ReorderInput,
+} from '@alignerflow/domain';
 import { request } from '../../api/client';
 
 const path = (id: string, rest: string) => `/cases/${encodeURIComponent(id)}${rest}`;
@@ -10,11 +17,13 @@ const path = (id: string, rest: string) => `/cases/${encodeURIComponent(id)}${re
  */
 export const caseWorkApi = {
   addFiles: (caseId: string, files: CaseFile[]) =>
-    request<Case>('POST', path(caseId, '/files'), { body: { files } }),
+    request<Case>('POST', path(caseId, '/files'), { body: { files } satisfies AddFilesBody }),
   removeFile: (item: Case, url: string, reason: string) =>
     request<Case>('POST', path(item.id, '/files/remove'), {
-      body: { url, reason, expectedVersion: item.version },
+      body: { url, reason, expectedVersion: item.version } satisfies RemoveFileBody,
     }),
   reorder: (item: Case, input: ReorderInput) =>
-    request<Case>('POST', path(item.id, '/reorders'), { body: { ...input, expectedVersion: item.version } }),
+    request<Case>('POST', path(item.id, '/reorders'), {
+      body: { ...input, expectedVersion: item.version } satisfies ReorderBody,
+    }),
 };

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
-import { dashboardFigures, makeCase, manager, sampleCases, technician } from '../../test/fixtures';
+import { after, dashboardFigures, E, makeCase, manager, sampleCases, technician } from '../../test/fixtures';
 import { isAtRisk } from '@alignerflow/domain';
 import { matchesSearch } from './caseQueries';
 import { ManagerDashboard } from './ManagerDashboard';
@@ -79,7 +79,7 @@ describe('ManagerDashboard', () => {
   });
 
   it('holds and resumes through the API and patches the list', async () => {
-    const resumed = { ...sampleCases[1], onHold: false, version: 2 };
+    const resumed = after(sampleCases[1], E.resumed());
     const server = fakeServer({ 'POST /cases/CA-2024-002/resume': { body: resumed } });
     setup();
     fireEvent.click(within(table()).getByRole('button', { name: 'Resume CA-2024-002' }));

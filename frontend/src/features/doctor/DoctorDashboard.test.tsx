@@ -9,25 +9,25 @@ const cases = [
     id: 'CA-2025-101',
     patientName: 'Old Active',
     status: 'Model Printing',
-    createdDate: '2025-01-01T00:00:00Z',
+    createdAt: '2025-01-01T00:00:00.000Z',
   }),
   makeCase({
     id: 'CA-2025-102',
     patientName: 'Needs Review',
     status: 'Doctor Approval',
-    createdDate: '2025-01-05T00:00:00Z',
+    createdAt: '2025-01-05T00:00:00.000Z',
   }),
   makeCase({
     id: 'CA-2025-103',
     patientName: 'Done Case',
     status: 'Completed',
-    createdDate: '2025-01-03T00:00:00Z',
+    createdAt: '2025-01-03T00:00:00.000Z',
   }),
   makeCase({
     id: 'CA-2025-104',
     patientName: 'New Pending',
     status: 'Pending Approval',
-    createdDate: '2025-01-09T00:00:00Z',
+    createdAt: '2025-01-09T00:00:00.000Z',
   }),
 ];
 

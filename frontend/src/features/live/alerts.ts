@@ -1,20 +1,13 @@
-import { alertSoundsFor, type AlertKind, type User } from '@alignerflow/domain';
+import { alertSoundsFor, type AlertKind, type LiveAlert, type User } from '@alignerflow/domain';
 
 export type { AlertKind };
-
-export interface AlertMessage {
-  title?: string;
-  body?: string;
-  caseId?: string;
-  doctor?: string;
-}
 
 /** Vibration pattern of a foreground alert (spec section 9). */
 export const VIBRATION_PATTERN = [300, 60, 300, 60, 700];
 export const ALERT_TONE = { frequency: 880, seconds: 1, peakGain: 0.2 } as const;
 
 /** The domain's sound rule (alertSoundsFor), never when the user turned the sound off. */
-export function shouldAlert(kind: AlertKind, user: User, message: AlertMessage): boolean {
+export function shouldAlert(kind: AlertKind, user: User, message: Partial<LiveAlert>): boolean {
   return user.activationSoundEnabled !== false && alertSoundsFor(kind, user, message.doctor);
 }
 
@@ -50,7 +43,7 @@ export function vibrate(): void {
 }
 
 /** A foreground alert: tone and vibration under the rules above. Returns whether it sounded. */
-export function foregroundAlert(kind: AlertKind, user: User, message: AlertMessage): boolean {
+export function foregroundAlert(kind: AlertKind, user: User, message: Partial<LiveAlert>): boolean {
   if (!shouldAlert(kind, user, message)) return false;
   playAlertTone();
   vibrate();

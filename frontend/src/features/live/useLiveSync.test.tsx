@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/react';
 import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
-import { dashboardFigures, makeCase, manager, sampleCases } from '../../test/fixtures';
+import { after, dashboardFigures, E, makeCase, manager, sampleCases } from '../../test/fixtures';
 import { useLiveSync } from './useLiveSync';
 
 function Probe({ onEnded = () => undefined }: { onEnded?: () => void }) {
@@ -93,7 +93,7 @@ describe('useLiveSync', () => {
 
     act(() => source.emit('case_created', makeCase({ id: 'CA-2025-500', patientName: 'Live Case' })));
     expect(cache.get().cases.map((item) => item.id)).toContain('CA-2025-500');
-    act(() => source.emit('case_updated', { ...sampleCases[0], patientName: 'Renamed', version: 5 }));
+    act(() => source.emit('case_updated', after(sampleCases[0], E.edited({ patientName: 'Renamed' }))));
     expect(cache.get().cases.find((item) => item.id === 'CA-2024-001')?.patientName).toBe('Renamed');
     act(() => source.emit('case_deleted', { id: 'CA-2024-002' }));
     expect(cache.get().cases.map((item) => item.id)).not.toContain('CA-2024-002');

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { can, type CaseSummary, type User } from '@alignerflow/domain';
+import { can, type CaseSummary, type LiveAlert, type User } from '@alignerflow/domain';
 import { API_BASE, ApiError } from '../../api/client';
 import { cache } from '../../api/cache';
 import { loadAll, loadCases, loadDashboard, loadUsers, loadWorkQueue } from '../../api/queries';
 import { toast } from '../../components/toastStore';
-import { foregroundAlert, type AlertKind, type AlertMessage } from './alerts';
+import { foregroundAlert, type AlertKind } from './alerts';
 import { PWA_TEXTS } from '../pwa/texts';
 import { POLL_MS, STREAM_RETRY_MS } from './texts';
 
@@ -146,7 +146,7 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
         }
       });
       const onAlert = (kind: AlertKind) => (event: MessageEvent) => {
-        const message = parse<AlertMessage>(event) ?? {};
+        const message = parse<Partial<LiveAlert>>(event) ?? {};
         // The server sends an alert only to its audience (the domain's isInAudience); whether it
         // also sounds is the domain's alertSoundsFor.
         foregroundAlert(kind, userRef.current, message);

@@ -1,16 +1,17 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { stagePayload, type Case } from '@alignerflow/domain';
+import { stagePayload } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
-import { makeCase, technician } from '../../test/fixtures';
+import { after, E, makeCase, technician } from '../../test/fixtures';
 import { CaseQrDialog, StageQrSheet } from './index';
 
 // The lazily loaded qrcode library is the boundary: jsdom has no canvas to draw on.
 const toDataURL = vi.hoisted(() => vi.fn(async (text: string) => `data:image/png;base64,${btoa(text)}`));
 vi.mock('qrcode', () => ({ default: { toDataURL }, toDataURL }));
 
-const item = makeCase({ id: 'CA-2025-123', patientName: 'Jane Roe', status: 'Model Printing' });
+const jane = { id: 'CA-2025-123', patientName: 'Jane Roe' };
+const item = makeCase({ ...jane, status: 'Model Printing' });
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -37,7 +38,7 @@ describe('CaseQrDialog', () => {
       true,
     );
 
-    const assigned: Case = { ...item, assignedTechnicians: ['tech'], version: 2 };
+    const assigned = after(item, [E.assignee('Model Printing', 'tech', true), technician]);
     await act(async () => answer.resolve({ status: 200, body: { case: assigned, payload: 'CA-2025-123' } }));
 
     const image = await within(dialog).findByRole('img', { name: 'QR code of case CA-2025-123' });
@@ -86,17 +87,8 @@ describe('CaseQrDialog', () => {
 });
 
 describe('StageQrSheet', () => {
-  const completed = makeCase({
-    id: 'CA-2025-123',
-    patientName: 'Jane Roe',
-    status: 'Completed',
-    staging: [1, 2, 3].map((stageNumber) => ({
-      stageNumber,
-      status: 'Not Started' as const,
-      startDate: null,
-      endDate: null,
-    })),
-  });
+  // Completion makes one stage per sheet of the larger arch.
+  const completed = makeCase({ ...jane, status: 'Completed', upperSheets: 3, lowerSheets: 2 });
 
   it("shows a QR per stage labelled 'Stage N / total', the case id and patient, and Print", async () => {
     cache.setCases([completed]);
@@ -124,7 +116,9 @@ describe('StageQrSheet', () => {
 
   it('says so when the case has no stages', () => {
     cache.setCases([]);
-    render(<StageQrSheet case={{ ...completed, staging: [] }} onClose={vi.fn()} />);
+    // Completed without sheet counts: no stages were made.
+    const unstaged = makeCase({ ...jane, status: 'Completed', upperSheets: null, lowerSheets: null });
+    render(<StageQrSheet case={unstaged} onClose={vi.fn()} />);
     expect(screen.getByText('This case has no aligner stages yet.')).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
-import type { Case } from '@alignerflow/domain';
+import type { CaseQrAnswer } from '@alignerflow/domain';
 import { request } from '../../api/client';
 
 /** POST /cases/{id}/qr: the case QR's payload; a Technician takes the current stage (spec section 4). */
-export function generateCaseQr(caseId: string): Promise<{ case: Case; payload: string }> {
-  return request('POST', `/cases/${encodeURIComponent(caseId)}/qr`, { body: {} });
+export function generateCaseQr(caseId: string): Promise<CaseQrAnswer> {
+  return request<CaseQrAnswer>('POST', `/cases/${encodeURIComponent(caseId)}/qr`, { body: {} });
 }

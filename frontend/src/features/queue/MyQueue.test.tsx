@@ -3,7 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { toCaseSummary, type Case, type User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { fakeServer, type Route } from '../../test/fakeServer';
-import { designer, makeCase, manager, representative, technician } from '../../test/fixtures';
+import { after, designer, E, makeCase, manager, representative, technician } from '../../test/fixtures';
 import { defaultHome, homeTabs } from './homeScreens';
 import { MyQueue } from './MyQueue';
 
@@ -15,21 +15,24 @@ const day = (offset: number) => {
 };
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
 
-const urgent = makeCase({
-  id: 'CA-2025-101',
-  patientName: 'Ada Urgent',
-  status: 'Thermoforming',
-  priority: 'High',
-  deliveryDate: day(1),
-  statusEnteredAt: hoursAgo(5),
-});
-const later = makeCase({
-  id: 'CA-2025-102',
-  patientName: 'Ben Later',
-  status: 'Quality Check',
-  deliveryDate: day(12),
-  statusEnteredAt: hoursAgo(72),
-});
+const now = () => new Date().toISOString();
+
+/** In Thermoforming for 5 hours. */
+const urgent = makeCase(
+  {
+    id: 'CA-2025-101',
+    patientName: 'Ada Urgent',
+    status: 'Model Printing',
+    priority: 'High',
+    deliveryDate: day(1),
+  },
+  [E.advanced('Model Printing', 'Thermoforming'), technician, hoursAgo(5)],
+);
+/** In Quality Check for 3 days. */
+const later = makeCase(
+  { id: 'CA-2025-102', patientName: 'Ben Later', status: 'Trimming & Polishing', deliveryDate: day(12) },
+  [E.advanced('Trimming & Polishing', 'Quality Check'), technician, hoursAgo(72)],
+);
 
 function setup(routes: Record<string, Route>, user: User = technician) {
   cache.begin(user);
@@ -69,7 +72,7 @@ describe('MyQueue', () => {
     const { server } = setup({
       'GET /work-queue': { body: summaries(urgent, later) },
       'POST /cases/CA-2025-102/advance': {
-        body: { ...later, status: 'Packaging & Labeling', version: 2 },
+        body: after(later, [E.advanced('Quality Check', 'Packaging & Labeling'), technician, now()]),
       },
     });
     await screen.findByRole('list', { name: 'Cases in my queue' });
@@ -84,7 +87,9 @@ describe('MyQueue', () => {
   it('a case advanced within the role moves on in place', async () => {
     setup({
       'GET /work-queue': { body: summaries(urgent) },
-      'POST /cases/CA-2025-101/advance': { body: { ...urgent, status: 'Trimming & Polishing', version: 2 } },
+      'POST /cases/CA-2025-101/advance': {
+        body: after(urgent, [E.advanced('Thermoforming', 'Trimming & Polishing'), technician, now()]),
+      },
     });
     await screen.findByRole('list', { name: 'Cases in my queue' });
     fireEvent.click(screen.getByRole('button', { name: 'Complete Stage & Advance' }));
@@ -101,7 +106,10 @@ describe('MyQueue', () => {
         status: 409,
         body: { error: 'The case was changed by someone else. Reload and try again.' },
       },
-      'GET /cases/CA-2025-101': { body: { ...urgent, status: 'Trimming & Polishing', version: 5 } },
+      // Someone else advanced it first.
+      'GET /cases/CA-2025-101': {
+        body: after(urgent, [E.advanced('Thermoforming', 'Trimming & Polishing'), technician, now()]),
+      },
     });
     await screen.findByRole('list', { name: 'Cases in my queue' });
     fireEvent.click(screen.getByRole('button', { name: 'Complete Stage & Advance' }));
@@ -123,7 +131,7 @@ describe('MyQueue', () => {
         'CA-2025-102',
       ]),
     );
-    cache.upsertCase(toCaseSummary({ ...later, onHold: true, version: 2 }));
+    cache.upsertCase(toCaseSummary(after(later, [E.held(), manager, now()])));
     await vi.waitFor(() => expect(cards()).toHaveLength(1));
   });
 

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { workQueueOf, type CaseSummary, type User } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
 import { loadWorkQueue } from '../../api/queries';
+import { errorMessage } from '../../api/errorMessage';
 
 export type WorkQueueState =
   | { status: 'loading' }
@@ -21,9 +22,7 @@ export function useWorkQueue(user: User): WorkQueueState {
 
   const load = useCallback(() => {
     setFailure(null);
-    loadWorkQueue().catch((error: unknown) =>
-      setFailure(error instanceof Error ? error.message : String(error)),
-    );
+    loadWorkQueue().catch((error: unknown) => setFailure(errorMessage(error)));
   }, []);
 
   useEffect(load, [load]);

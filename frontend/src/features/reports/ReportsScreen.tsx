@@ -7,9 +7,10 @@ import {
   type GroupFigures,
   type ReportRange,
   type ReportSummary,
+  type ReportTable,
 } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
-import { api, ApiError, reportCsvUrl, type ReportTable } from '../../api/client';
+import { api, ApiError, reportCsvUrl } from '../../api/client';
 import { isoDay } from '../../components/format';
 import { Icon, type IconName } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';

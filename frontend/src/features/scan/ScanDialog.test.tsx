@@ -4,7 +4,7 @@ import { stagePayload } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { Toaster } from '../../components/Toaster';
 import { fakeServer } from '../../test/fakeServer';
-import { doctor, makeCase } from '../../test/fixtures';
+import { after, doctor, E, makeCase } from '../../test/fixtures';
 import { ScanDialog } from './ScanDialog';
 
 /** The lazily loaded html5-qrcode camera class is the boundary: a stand-in the test drives. */
@@ -39,6 +39,7 @@ vi.mock('html5-qrcode', () => ({
   },
 }));
 
+/** Jane's completed case, its aligner stages not started yet. */
 const item = makeCase({ id: 'CA-2025-123', patientName: 'Jane Roe', status: 'Completed' });
 
 function withCamera() {
@@ -160,14 +161,8 @@ describe('ScanDialog: what a scan does', () => {
 
   it("a stage QR: 'Stage scan detected — starting…', 'Stage Started', closes after 0.8 s", async () => {
     withCamera();
-    const started = {
-      ...item,
-      version: 5,
-      staging: [
-        { stageNumber: 2, status: 'Completed' as const, startDate: 'x', endDate: 'y' },
-        { stageNumber: 3, status: 'In Progress' as const, startDate: 'z', endDate: null },
-      ],
-    };
+    // The scan of stage 3 starts it and completes stage 2.
+    const started = after(item, [E.scanned(3, 'In Progress'), doctor], [E.scanned(2, 'Completed'), doctor]);
     let answer!: (value: { body: unknown }) => void;
     const { server, handlers } = setup({
       'POST /scan': () => new Promise((resolve) => (answer = resolve)),
@@ -182,7 +177,7 @@ describe('ScanDialog: what a scan does', () => {
     await act(async () => answer({ body: { kind: 'stage', case: started, started: 3, completed: 2 } }));
     const toast = toastWith('Stage Started');
     expect(toast.textContent).toContain('Stage 3 is start now. Stage 2 completed.');
-    expect(cache.get().cases[0].version).toBe(5);
+    expect(cache.get().cases[0].version).toBe(started.version);
     act(() => vi.advanceTimersByTime(799));
     expect(handlers.onClose).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(1));
@@ -192,7 +187,8 @@ describe('ScanDialog: what a scan does', () => {
 
   it("stage 1 has no 'completed' part", async () => {
     withCamera();
-    setup({ 'POST /scan': { body: { kind: 'stage', case: item, started: 1, completed: null } } });
+    const started = after(item, [E.scanned(1, 'In Progress'), doctor]);
+    setup({ 'POST /scan': { body: { kind: 'stage', case: started, started: 1, completed: null } } });
     await scanned(stagePayload('CA-2025-123', 1));
     await waitFor(() => expect(toastWith('Stage Started').textContent).toContain('Stage 1 is start now.'));
     expect(toastWith('Stage Started').textContent).not.toContain('completed');

@@ -5,6 +5,7 @@ import { cache } from '../../api/cache';
 import { toast } from '../../components/toastStore';
 import { postScan } from './scanApi';
 import { SCAN_TEXTS, STAGE_SCAN_CLOSE_MS } from './texts';
+import { errorMessage } from '../../api/errorMessage';
 
 export type ScanPhase = 'idle' | 'case' | 'stage' | 'done';
 
@@ -70,7 +71,7 @@ export function useScanResult(onClose: () => void, onOpenCase: (caseId: string) 
       } else if (error instanceof ApiError && error.status === 409) {
         toast(SCAN_TEXTS.scanInvalid, error.message, 'info');
       } else {
-        toast(SCAN_TEXTS.scanInvalid, error instanceof Error ? error.message : String(error), 'error');
+        toast(SCAN_TEXTS.scanInvalid, errorMessage(error), 'error');
       }
     }
   }, []);

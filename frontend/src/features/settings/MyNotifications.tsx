@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkEmail, type User } from '@alignerflow/domain';
-import { channelsOf, errorText, saveUser, type ChannelKey } from './notificationChannels';
+import { channelsOf, saveUser, type ChannelKey } from './notificationChannels';
 import { SETTINGS_TEXTS } from './texts';
-
-type Message = { kind: 'success' | 'error'; text: string } | null;
+import { errorMessage } from '../../api/errorMessage';
+import { Feedback, type Message } from './Feedback';
 
 /** Everyone's own channels: push and email switches and the address emails go to. */
 export function MyNotifications({ user }: { user: User }) {
@@ -25,7 +25,7 @@ export function MyNotifications({ user }: { user: User }) {
     try {
       setCurrent(await saveUser(current.username, { notify: { [key]: on } }));
     } catch (error) {
-      setMessage({ kind: 'error', text: SETTINGS_TEXTS.channelFailed(errorText(error)) });
+      setMessage({ kind: 'error', text: SETTINGS_TEXTS.channelFailed(errorMessage(error)) });
     } finally {
       setBusy(false);
     }
@@ -41,7 +41,7 @@ export function MyNotifications({ user }: { user: User }) {
       setCurrent(await saveUser(current.username, { email: checked.value }));
       setMessage({ kind: 'success', text: SETTINGS_TEXTS.emailSaved });
     } catch (error) {
-      setMessage({ kind: 'error', text: SETTINGS_TEXTS.emailFailed(errorText(error)) });
+      setMessage({ kind: 'error', text: SETTINGS_TEXTS.emailFailed(errorMessage(error)) });
     } finally {
       setBusy(false);
     }
@@ -85,14 +85,7 @@ export function MyNotifications({ user }: { user: User }) {
           {SETTINGS_TEXTS.saveEmail}
         </button>
       </div>
-      {message ? (
-        <p
-          className={message.kind === 'error' ? 'form-error' : 'form-success'}
-          role={message.kind === 'error' ? 'alert' : 'status'}
-        >
-          {message.text}
-        </p>
-      ) : null}
+      <Feedback message={message} />
     </form>
   );
 }

@@ -7,22 +7,8 @@ import { Icon } from '../../components/Icon';
 import { SETTINGS_TEXTS } from './texts';
 import { UserChannels } from './UserChannels';
 import { UserPicker } from './UserPicker';
-
-type Message = { kind: 'success' | 'error'; text: string } | null;
-
-function Feedback({ message }: { message: Message }) {
-  if (!message) return null;
-  return (
-    <p
-      className={message.kind === 'error' ? 'form-error' : 'form-success'}
-      role={message.kind === 'error' ? 'alert' : 'status'}
-    >
-      {message.text}
-    </p>
-  );
-}
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+import { errorMessage } from '../../api/errorMessage';
+import { Feedback, type Message } from './Feedback';
 
 export function NotificationSettings() {
   const cachedUsers = useCache((state) => state.users);
@@ -56,7 +42,7 @@ export function NotificationSettings() {
       await api.pushTest({ title: SETTINGS_TEXTS.defaultTitle, body: 'This is a test notification.' });
       setTestMessage({ kind: 'success', text: SETTINGS_TEXTS.testSent });
     } catch (error) {
-      setTestMessage({ kind: 'error', text: SETTINGS_TEXTS.testFailed(errorText(error)) });
+      setTestMessage({ kind: 'error', text: SETTINGS_TEXTS.testFailed(errorMessage(error)) });
     } finally {
       setBusy(false);
     }
@@ -110,7 +96,7 @@ export function NotificationSettings() {
       }
       setSoundMessage({ kind: 'success', text: SETTINGS_TEXTS.preferenceUpdated(username) });
     } catch (error) {
-      setSoundMessage({ kind: 'error', text: SETTINGS_TEXTS.preferenceFailed(errorText(error)) });
+      setSoundMessage({ kind: 'error', text: SETTINGS_TEXTS.preferenceFailed(errorMessage(error)) });
     } finally {
       setBusy(false);
     }

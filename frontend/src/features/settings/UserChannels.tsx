@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { User } from '@alignerflow/domain';
-import { channelsOf, errorText, saveUser, type ChannelKey } from './notificationChannels';
+import { channelsOf, saveUser, type ChannelKey } from './notificationChannels';
 import { SETTINGS_TEXTS } from './texts';
-
-type Message = { kind: 'success' | 'error'; text: string } | null;
+import { errorMessage } from '../../api/errorMessage';
+import { Feedback, type Message } from './Feedback';
 
 const CHANNELS: { key: ChannelKey; label: string }[] = [
   { key: 'push', label: SETTINGS_TEXTS.channelPush },
@@ -22,7 +22,7 @@ export function UserChannels({ users }: { users: User[] | null }) {
       await saveUser(user.username, { notify: { [key]: on } });
       setMessage({ kind: 'success', text: SETTINGS_TEXTS.channelSaved(user.username) });
     } catch (error) {
-      setMessage({ kind: 'error', text: SETTINGS_TEXTS.channelFailed(errorText(error)) });
+      setMessage({ kind: 'error', text: SETTINGS_TEXTS.channelFailed(errorMessage(error)) });
     } finally {
       setSaving(null);
     }
@@ -78,14 +78,7 @@ export function UserChannels({ users }: { users: User[] | null }) {
       ) : (
         <p className="muted">{SETTINGS_TEXTS.noUsers}</p>
       )}
-      {message ? (
-        <p
-          className={message.kind === 'error' ? 'form-error' : 'form-success'}
-          role={message.kind === 'error' ? 'alert' : 'status'}
-        >
-          {message.text}
-        </p>
-      ) : null}
+      <Feedback message={message} />
     </div>
   );
 }

@@ -1,5 +1,4 @@
-import { checkBackup, INVALID_BACKUP } from '@alignerflow/domain';
-import type { Backup } from '../../api/client';
+import { checkBackup, INVALID_BACKUP, type BackupFile } from '@alignerflow/domain';
 import { isoDay } from '../../components/format';
 
 /** alignerflow-backup-YYYY-MM-DD.json (product decisions). */
@@ -24,7 +23,7 @@ export function saveJsonFile(data: unknown, fileName: string): void {
  * The file as it will be restored, checked in the browser by the server's own rule (the domain's
  * checkBackup), so a bad file is named before it is sent: the backup, or the error to show.
  */
-export function parseBackup(text: string): { backup: Backup } | { error: string } {
+export function parseBackup(text: string): { backup: BackupFile } | { error: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -32,5 +31,5 @@ export function parseBackup(text: string): { backup: Backup } | { error: string 
     return { error: INVALID_BACKUP };
   }
   const checked = checkBackup(parsed, new Date().toISOString());
-  return 'error' in checked ? { error: checked.error } : { backup: parsed as Backup };
+  return 'error' in checked ? { error: checked.error } : { backup: parsed as BackupFile };
 }

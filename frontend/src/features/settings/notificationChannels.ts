@@ -18,5 +18,3 @@ export async function saveUser(
     cache.setUsers(current.map((user) => (sameUsername(user.username, updated.username) ? updated : user)));
   return updated;
 }
-
-export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,40 +1,42 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { Case, StagingEntry, User } from '@alignerflow/domain';
+import type { Case, StageStatus, User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { Toaster } from '../../components/Toaster';
 import { fakeServer } from '../../test/fakeServer';
-import { doctor, makeCase, manager, technician } from '../../test/fixtures';
+import { after, doctor, E, makeCase, manager, technician, type Given } from '../../test/fixtures';
 import { AlignerStagingScreen } from './AlignerStagingScreen';
 
 const DAY = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY - 60_000).toISOString();
 
-function staging(): StagingEntry[] {
-  return Array.from({ length: 20 }, (_, index) => ({
-    stageNumber: index + 1,
-    status: 'Not Started' as const,
-    startDate: null,
-    endDate: null,
-  })).map((entry) => {
-    if (entry.stageNumber === 1)
-      return { ...entry, status: 'Completed', startDate: daysAgo(40), endDate: daysAgo(25) };
-    if (entry.stageNumber === 2)
-      return { ...entry, status: 'Completed', startDate: daysAgo(25), endDate: daysAgo(20) };
-    if (entry.stageNumber === 3) return { ...entry, status: 'In Progress', startDate: daysAgo(20) };
-    return entry;
-  });
-}
-
-const completedCase = makeCase({
-  id: 'CA-2024-077',
-  patientName: 'Dan Brown',
-  doctorName: 'Dr. Patel',
-  status: 'Completed',
-  staging: staging(),
-  stageWearTimeInDays: 15,
-  version: 9,
-});
+/** Dan's completed case (20 stages, the larger arch's sheets), then his aligners' stage changes. */
+const danCase = (...more: Given[]) =>
+  makeCase(
+    {
+      id: 'CA-2024-077',
+      patientName: 'Dan Brown',
+      doctorName: 'Dr. Patel',
+      status: 'Completed',
+      upperSheets: 20,
+      lowerSheets: 18,
+    },
+    ...more,
+  );
+const stage = (stageNumber: number, status: StageStatus, at: string): Given => [
+  E.stage(stageNumber, status),
+  doctor,
+  at,
+];
+/** Stages 1 and 2 worn (15 and 5 days), stage 3 worn since `since`. */
+const wearing = (since = daysAgo(20)) => [
+  stage(1, 'In Progress', daysAgo(40)),
+  stage(1, 'Completed', daysAgo(25)),
+  stage(2, 'In Progress', daysAgo(25)),
+  stage(2, 'Completed', daysAgo(20)),
+  stage(3, 'In Progress', since),
+];
+const completedCase = danCase(...wearing());
 
 function setup(
   user: User = doctor,
@@ -105,10 +107,7 @@ describe('AlignerStagingScreen', () => {
   });
 
   it('shows remaining days of a stage in progress that is not overdue', () => {
-    const list = staging().map((entry) =>
-      entry.stageNumber === 3 ? { ...entry, startDate: daysAgo(4) } : entry,
-    );
-    setup(doctor, { ...completedCase, staging: list });
+    setup(doctor, danCase(...wearing(daysAgo(4))));
     expect(within(stageRow(3)).getByText('11 days remaining')).toBeTruthy();
     expect(within(stageRow(3)).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('27');
     expect(screen.queryByText(/Overdue by/)).toBeNull();
@@ -119,9 +118,7 @@ describe('AlignerStagingScreen', () => {
       // Started on the server after the screen was drawn: never "in the future" for the screen.
       'POST /cases/CA-2024-077/staging/4/start': async () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        const list = staging();
-        list[3] = { ...list[3], status: 'In Progress', startDate: new Date().toISOString() };
-        return { body: { ...completedCase, staging: list, version: 10 } };
+        return { body: after(completedCase, stage(4, 'In Progress', new Date().toISOString())) };
       },
     });
     fireEvent.click(within(stageRow(4)).getByRole('button', { name: 'Start Stage' }));
@@ -129,7 +126,7 @@ describe('AlignerStagingScreen', () => {
       expect(within(stageRow(4)).getByRole('button', { name: 'Mark as Completed' })).toBeTruthy(),
     );
     expect(server.calls('POST', '/cases/CA-2024-077/staging/4/start')[0].body).toEqual({
-      expectedVersion: 9,
+      expectedVersion: completedCase.version,
     });
     expect(within(stageRow(4)).getByText('15 days remaining')).toBeTruthy();
   });
@@ -149,13 +146,12 @@ describe('AlignerStagingScreen', () => {
   });
 
   it('congratulates when every stage is done', () => {
-    const done = staging().map((entry) => ({
-      ...entry,
-      status: 'Completed' as const,
-      startDate: daysAgo(30),
-      endDate: daysAgo(15),
-    }));
-    setup(doctor, { ...completedCase, staging: done });
+    // Each of the 20 stages worn for 15 days, one after the other.
+    const worn = Array.from({ length: 20 }, (_, index) => [
+      stage(index + 1, 'In Progress', daysAgo(15 * (20 - index))),
+      stage(index + 1, 'Completed', daysAgo(15 * (19 - index))),
+    ]).flat();
+    setup(doctor, danCase(...worn));
     expect(screen.getByText('Congratulations! The treatment is complete.')).toBeTruthy();
     expect(screen.getByRole('img', { name: '100% complete' })).toBeTruthy();
     expect(screen.getByText('20 / 20')).toBeTruthy();

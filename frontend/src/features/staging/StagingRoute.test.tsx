@@ -6,13 +6,21 @@ import { cache } from '../../api/cache';
 import { fakeServer } from '../../test/fakeServer';
 import { dashboardFigures, doctor, makeCase, manager } from '../../test/fixtures';
 
+// Completion makes one aligner stage per sheet of the larger arch: none without sheet counts.
 const withStaging = makeCase({
   id: 'CA-2024-077',
   patientName: 'Dan Brown',
   status: 'Completed',
-  staging: [{ stageNumber: 1, status: 'Not Started', startDate: null, endDate: null }],
+  upperSheets: 1,
+  lowerSheets: null,
 });
-const withoutStaging = makeCase({ id: 'CA-2024-078', patientName: 'Eve Green', status: 'Completed' });
+const withoutStaging = makeCase({
+  id: 'CA-2024-078',
+  patientName: 'Eve Green',
+  status: 'Completed',
+  upperSheets: null,
+  lowerSheets: null,
+});
 
 function setup(user: User) {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);

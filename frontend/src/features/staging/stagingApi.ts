@@ -1,4 +1,4 @@
-import type { Case, StagingAction } from '@alignerflow/domain';
+import type { Case, ExpectedVersion, StagingAction } from '@alignerflow/domain';
 import { request } from '../../api/client';
 
 /** POST /cases/{id}/staging/{n}/start|complete|reopen|reset with the version the user saw. */
@@ -8,6 +8,6 @@ export function changeStage(
   action: StagingAction,
 ): Promise<Case> {
   return request<Case>('POST', `/cases/${encodeURIComponent(item.id)}/staging/${stageNumber}/${action}`, {
-    body: { expectedVersion: item.version },
+    body: { expectedVersion: item.version } satisfies ExpectedVersion,
   });
 }

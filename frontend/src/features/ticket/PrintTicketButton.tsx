@@ -5,6 +5,7 @@ import { toast } from '../../components/toastStore';
 import { PrintSheet, qrDataUrl } from '../qr';
 import { TICKET_TEXTS as T } from './texts';
 import { WorkTicket } from './WorkTicket';
+import { errorMessage } from '../../api/errorMessage';
 
 /**
  * 'Print ticket': puts the ticket on the page's print sheet (the QR dialog's, so printing shows
@@ -23,7 +24,7 @@ export function PrintTicketButton({ item }: { item: Case }) {
       (error: unknown) => {
         if (!active) return;
         console.error('Ticket QR failed', error);
-        toast(T.failed, error instanceof Error ? error.message : String(error), 'error');
+        toast(T.failed, errorMessage(error), 'error');
         setPrinting(false);
       },
     );

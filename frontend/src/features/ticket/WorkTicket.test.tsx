@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { CASE_STATUSES, QR_OPTIONS, type Case } from '@alignerflow/domain';
-import { makeCase } from '../../test/fixtures';
+import { E, makeCase, manager, restoredCase, technician, type Given } from '../../test/fixtures';
 import { PrintTicketButton } from './PrintTicketButton';
 import { WorkTicket } from './WorkTicket';
 
@@ -9,32 +9,21 @@ import { WorkTicket } from './WorkTicket';
 const toDataURL = vi.hoisted(() => vi.fn(async (text: string) => `data:image/png;base64,${btoa(text)}`));
 vi.mock('qrcode', () => ({ default: { toDataURL }, toDataURL }));
 
-const note = (n: number) => ({
-  id: `note-${n}`,
-  author: n % 2 ? 'tech' : 'admin',
-  role: n % 2 ? 'Technician' : 'Manager',
-  text: `Note number ${n}`,
-  timestamp: `2025-01-0${n}T10:00:00.000Z`,
-});
-
-const item: Case = makeCase({
+const nora = {
   id: 'CA-2025-321',
   patientName: 'Nora Print',
   doctorName: 'Dr. Lee',
   clinicName: 'Smile Clinic',
-  status: 'Thermoforming',
   priority: 'High',
   deliveryDate: '2099-03-04',
-  upperSheets: 18,
-  lowerSheets: 16,
-  alignerWorkflow: CASE_STATUSES.map((name, index) => ({
-    name,
-    completed: index < CASE_STATUSES.indexOf('Thermoforming'),
-    date: null,
-    assignedTo: name === 'Thermoforming' ? 'tech' : 'Tech Team',
-  })),
-  notes: [1, 2, 3, 4, 5].map(note),
-});
+} as const;
+
+/** At Thermoforming, taken by tech, with five notes after the workflow's own. */
+const item: Case = makeCase(
+  { ...nora, status: 'Thermoforming', upperSheets: 18, lowerSheets: 16 },
+  E.assignee('Thermoforming', 'tech'),
+  ...[1, 2, 3, 4, 5].map((n): Given => [E.note(`Note number ${n}`), n % 2 ? technician : manager]),
+);
 
 describe('WorkTicket', () => {
   it('holds the case facts, the eleven stages with the current one marked, and the last three notes', () => {
@@ -72,12 +61,10 @@ describe('WorkTicket', () => {
   });
 
   it('says N/A for missing sheets and "No notes." without notes', () => {
-    render(
-      <WorkTicket
-        item={{ ...item, upperSheets: null, lowerSheets: null, notes: [] }}
-        qrDataUrl="data:image/png;base64,AA=="
-      />,
-    );
+    // Every case made here has notes from its creation on; one restored from an older portal's
+    // backup may have neither notes nor sheet counts.
+    const restored = restoredCase({ ...nora, status: 'Thermoforming' });
+    render(<WorkTicket item={restored} qrDataUrl="data:image/png;base64,AA==" />);
     expect(screen.getByText('Upper N/A · Lower N/A')).toBeTruthy();
     expect(screen.getByText('No notes.')).toBeTruthy();
   });

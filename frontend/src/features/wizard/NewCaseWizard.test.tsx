@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import type { User } from '@alignerflow/domain';
+import type { NewCaseInput, User } from '@alignerflow/domain';
+import { apply, run } from '@alignerflow/domain/testing';
 import { cache } from '../../api/cache';
 import { isoDay } from '../../components/format';
 import { fakeServer } from '../../test/fakeServer';
-import { doctor, makeCase, manager, representative } from '../../test/fixtures';
+import { doctor, manager, representative } from '../../test/fixtures';
 import { FakeXhr } from './fakeXhr';
 import { NewCaseWizard } from './NewCaseWizard';
 
@@ -12,10 +13,16 @@ function setup(user: User = manager, routes: Parameters<typeof fakeServer>[0] = 
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
   FakeXhr.reset();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  const actor = { username: user.username, role: user.role };
   const server = fakeServer({
+    // The case the server makes of the form: the domain decides the creation, as the server does.
     'POST /cases': (request) => ({
       status: 201,
-      body: makeCase({ id: 'CA-2025-321', status: 'Pending Approval', ...(request.body as object) }),
+      body: apply(
+        null,
+        run(null, { type: 'CreateCase', caseId: 'CA-2025-321', input: request.body as NewCaseInput }, actor),
+        actor,
+      ),
     }),
     ...routes,
   });

@@ -25,6 +25,7 @@ import {
   type FieldKey,
   type WizardForm,
 } from './wizardSteps';
+import { errorMessage } from '../../api/errorMessage';
 
 interface NewCaseWizardProps {
   user: User;
@@ -128,7 +129,7 @@ export function NewCaseWizard({ user, onClose, onCreated }: NewCaseWizardProps) 
       onCreated(created);
     } catch (error) {
       setSubmitting(false);
-      setSubmitError(error instanceof Error ? error.message : String(error));
+      setSubmitError(errorMessage(error));
     }
   }
 

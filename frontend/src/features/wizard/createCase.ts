@@ -1,4 +1,4 @@
-import { parseDecimal, parseInteger, type Case } from '@alignerflow/domain';
+import { parseDecimal, parseInteger, type Case, type CreateCaseBody } from '@alignerflow/domain';
 import { request } from '../../api/client';
 import type { WizardForm } from './wizardSteps';
 import type { UploadedFile } from './uploadFile';
@@ -17,6 +17,6 @@ export function createCase(form: WizardForm, files: UploadedFile[]): Promise<Cas
       price: parseDecimal(form.price),
       upperSheets: parseInteger(form.upperSheets),
       lowerSheets: parseInteger(form.lowerSheets),
-    },
+    } satisfies CreateCaseBody,
   });
 }

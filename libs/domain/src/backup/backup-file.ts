@@ -5,6 +5,7 @@ import { parseStatus } from '../case/status.js';
 import { isAdminUsername, parseRole, type Role } from '../permissions/roles.js';
 import { checkEmail, checkNotify, USER_TEXTS, type NotifyChannels } from '../users/users.js';
 import { LIMITS } from '../validation/validation.js';
+import type { BackupFile } from '../contract/backup.js';
 import {
   type Raw,
   FieldError,
@@ -45,7 +46,8 @@ export interface BackupUser {
 
 export type BackupCase = Omit<Case, 'version' | 'deleted'>;
 
-export interface BackupContents {
+/** A checked backup: `GET /backup`'s answer, and a body `POST /restore` takes back as it is. */
+export interface BackupContents extends BackupFile {
   users: BackupUser[];
   cases: BackupCase[];
 }

@@ -3,11 +3,11 @@
  * hand), and commands are decided at NOW. Used by the domain's specs and the app's tests alike;
  * not part of the built library.
  */
-import type { Case, StageStatus } from '../case/case.js';
+import type { Case, CaseFile, RemakeReasonCode, ReorderKind, StageStatus } from '../case/case.js';
 import { type CaseCommand } from '../case/commands.js';
 import { decide } from '../case/decide.js';
 import { type Decision } from '../case/decision.js';
-import type { CaseEvent, CaseEventData } from '../case/events.js';
+import type { CaseDetails, CaseEvent, CaseEventData } from '../case/events.js';
 import { evolve } from '../case/evolve.js';
 import { nextStatus, type CaseStatus } from '../case/status.js';
 import type { Actor, Role } from '../permissions/roles.js';
@@ -80,6 +80,31 @@ export const E = {
     data: { stageNumber, status },
   }),
   deleted: (): CaseEventData => ({ type: 'CaseDeleted', data: {} }),
+  edited: (changes: Partial<CaseDetails>): CaseEventData => ({
+    type: 'CaseDetailsEdited',
+    data: { changes },
+  }),
+  priced: (price: number | null, upperSheets: number | null, lowerSheets: number | null): CaseEventData => ({
+    type: 'PricingUpdated',
+    data: { price, upperSheets, lowerSheets },
+  }),
+  note: (text: string): CaseEventData => ({ type: 'NoteAdded', data: { text } }),
+  filesAdded: (...files: CaseFile[]): CaseEventData => ({ type: 'FilesAdded', data: { files } }),
+  fileRemoved: (url: string, reason: string): CaseEventData => ({
+    type: 'FileRemoved',
+    data: { url, reason },
+  }),
+  followUp: (
+    caseId: string,
+    kind: ReorderKind,
+    reasonCode: RemakeReasonCode | null = null,
+    reason = '',
+  ): CaseEventData => ({ type: 'FollowUpOrdered', data: { caseId, kind, reasonCode, reason } }),
+  /** A stage QR scanned: the stage changes as the scan decides it. */
+  scanned: (stageNumber: number, status: StageStatus): CaseEventData => ({
+    type: 'AlignerStageChanged',
+    data: { stageNumber, status, viaScan: true },
+  }),
 };
 
 /** An event by the manager, or by `actor`, or by `actor` at `at` (else one hour apart from T0). */

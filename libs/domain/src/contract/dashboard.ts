@@ -1,9 +1,4 @@
-/** `GET /config`: what the app knows of this deployment before anyone signs in. */
-export interface ClientConfig {
-  demo: boolean;
-  basePath: string;
-  productName: string;
-}
+/** The Lab Dashboard's answer (api.md, Cases — reads). */
 
 /** Time spent in one status by the cases in it now (the Lab Dashboard's time in stage). */
 export interface StageTime {

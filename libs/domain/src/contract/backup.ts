@@ -1,0 +1,13 @@
+/** `POST /restore` (api.md, Backup and event log); `GET /backup`'s file is BackupContents (backup/). */
+
+/** `POST /restore`'s body: a backup file as read, older formats too; checkBackup judges every entry. */
+export interface BackupFile {
+  users: unknown[];
+  cases: unknown[];
+}
+
+/** `POST /restore`: how many users and cases the restored data holds. */
+export interface RestoreAnswer {
+  users: number;
+  cases: number;
+}
