@@ -3,35 +3,13 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { byUsername, caseAt } from './support/case-road';
+import { download, PNG, upload } from './support/files';
 import type { ApiClient } from './support/http';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // Real file contents: the server checks uploads by their bytes.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-
-async function upload(client: ApiClient, bytes: Buffer, name: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const response = await fetch(`${client.apiUrl}/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${client.token}` },
-    body: form,
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-async function download(client: ApiClient, url: string) {
-  const response = await fetch(new URL(url, client.apiUrl), {
-    headers: { authorization: `Bearer ${client.token}` },
-  });
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
-}
 
 jest.setTimeout(LIVE_TEST_TIMEOUT_MS);
 

@@ -3,41 +3,15 @@ import {
   PHOTO_ANALYSIS_WINDOW_MS,
   tooManyPhotoAnalysesText,
 } from '@alignerflow/domain';
+import { download, PNG, upload } from './support/files';
 import type { ApiClient } from './support/http';
 import { ModelStub } from './support/model-stub';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // A 1×1 PNG and a tiny ASCII STL: real file contents, checked by the server by their bytes.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const STL = Buffer.from(
   'solid arch\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 0 1 0\n  endloop\n endfacet\nendsolid arch\n',
 );
-
-async function upload(client: ApiClient, bytes: Buffer, name: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  const response = await fetch(`${client.apiUrl}/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${client.token}` },
-    body: form,
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-async function download(client: ApiClient, url: string) {
-  const response = await fetch(new URL(url, client.apiUrl), {
-    headers: { authorization: `Bearer ${client.token}` },
-  });
-  return {
-    status: response.status,
-    bytes: Buffer.from(await response.arrayBuffer()),
-    type: response.headers.get('content-type'),
-  };
-}
 
 describe('uploads and AI photo analysis', () => {
   const model = new ModelStub();

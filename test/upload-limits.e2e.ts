@@ -4,15 +4,12 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { UnattachedUploadsSweeper } from '../backend/src/files/unattached-uploads.sweeper';
 import { eventually, sql } from './support/helpers';
+import { PNG } from './support/files';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const MB = 1024 * 1024;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PHOTO_TOO_LARGE = { error: 'The file is too large: photos up to 25 MB.' };
 
 /** Bytes the server judges an image by their signature, `size` long. */
