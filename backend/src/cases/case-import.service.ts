@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { caseStreamId, originFrom, type Actor, type Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
-import { LIVE_TABLES } from '../rebuild/read-model-replay.js';
+import { LIVE_TABLES } from '../rebuild/read-model-rows.js';
 import { caseIdRows, caseRow, noteRows, writeReadModelRows } from '../rebuild/read-model-rows.js';
 import { reportCaseRow } from '../reports/report-rows.projection.js';
 

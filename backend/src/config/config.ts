@@ -10,6 +10,7 @@ import {
   wholeNumber,
   checkedUrl,
   type Fail,
+  type ProcessRole,
 } from './env-values.js';
 
 export { ConfigError } from './env-values.js';
@@ -33,7 +34,7 @@ export interface AppConfig extends DatabaseSettings {
   dataDir: string;
   adminPassword: string;
   demoData: boolean;
-  processRole: 'all' | 'api' | 'worker';
+  processRole: ProcessRole;
   /** Whether cookies must be Secure even when a request does not look like TLS (SECURE_COOKIES=1). */
   secureCookies: boolean;
   /**
@@ -105,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         : 'must be 0 when NODE_ENV=production (demo mode is the default without DATABASE_URL; demo users have the password "demo")',
     );
 
-  const processRole = (env.PROCESS_ROLE?.trim() || 'all') as AppConfig['processRole'];
+  const processRole = (env.PROCESS_ROLE?.trim() || 'all') as ProcessRole;
   if (!['all', 'api', 'worker'].includes(processRole)) fail('PROCESS_ROLE', 'must be all, api or worker');
 
   // Outside demo mode there is never a Manager with an empty or guessable password. A worker

@@ -1,3 +1,6 @@
+/** Which work a process does: everything, the HTTP API only, or the notification workers only. */
+export type ProcessRole = 'all' | 'api' | 'worker';
+
 /** A wrong value of an environment variable: the start stops with this message. */
 export class ConfigError extends Error {}
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { AT_RISK_DAYS } from '@alignerflow/domain';
-import type { AppConfig } from '../config/config.js';
-import { fail, integerInRange, type Fail } from '../config/env-values.js';
+import { fail, integerInRange, type Fail, type ProcessRole } from '../config/env-values.js';
 
 export interface FcmServiceAccount {
   clientEmail: string;
@@ -25,11 +24,20 @@ export interface EmailConfig {
   publicUrl: string;
 }
 
+/** What the notifications read of the app's own settings (loadConfig's AppConfig has them). */
+export interface AppSettings {
+  basePath: string;
+  dataDir: string;
+  redisUrl: string | undefined;
+  processRole: ProcessRole;
+  port: number;
+}
+
 export interface NotificationsConfig {
   basePath: string;
   dataDir: string;
   redisUrl: string | undefined;
-  processRole: AppConfig['processRole'];
+  processRole: ProcessRole;
   /** From VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY; null: generated once and kept in DATA_DIR. */
   vapidKeys: { publicKey: string; privateKey: string } | null;
   vapidSubject: string;
@@ -63,10 +71,7 @@ const DEFAULT_SUBJECT = 'mailto:admin@example.com';
 const FCM_DEFAULT_ENDPOINT = 'https://fcm.googleapis.com';
 
 /** Read by loadConfig, once at start: a wrong value stops the boot naming its variable. */
-export function loadNotificationsConfig(
-  app: Pick<AppConfig, 'basePath' | 'dataDir' | 'redisUrl' | 'processRole' | 'port'>,
-  env: NodeJS.ProcessEnv,
-): NotificationsConfig {
+export function loadNotificationsConfig(app: AppSettings, env: NodeJS.ProcessEnv): NotificationsConfig {
   const publicKey = env.VAPID_PUBLIC_KEY?.trim() || undefined;
   const privateKey = env.VAPID_PRIVATE_KEY?.trim() || undefined;
   if (publicKey && !privateKey) fail('VAPID_PRIVATE_KEY', 'is required when VAPID_PUBLIC_KEY is set');
@@ -101,7 +106,7 @@ export function loadNotificationsConfig(
 const DEFAULT_MAIL_FROM = 'AlignerFlow <alignerflow@localhost>';
 
 function loadEmail(
-  app: Pick<AppConfig, 'basePath' | 'port'>,
+  app: Pick<AppSettings, 'basePath' | 'port'>,
   env: NodeJS.ProcessEnv,
   fail: Fail,
 ): EmailConfig | null {

@@ -19,17 +19,12 @@ import {
 } from '../cases/projections/case-view.projection.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
 import { userStateOf, type UserViewRow } from '../users/user-view.projection.js';
-import {
-  addStageMs,
-  intervalRow,
-  LIVE_REPORT_TABLES,
-  reportCaseRow,
-  type StageMs,
-  type ReportTables,
-} from '../reports/report-rows.projection.js';
+import { addStageMs, intervalRow, reportCaseRow, type StageMs } from '../reports/report-rows.projection.js';
 
 import {
   writeReadModelRows,
+  type Entry,
+  type ReadModelTables,
   type PendingRows,
   type OriginRow,
   caseIdRows,
@@ -37,35 +32,6 @@ import {
   noteRows,
   userRow,
 } from './read-model-rows.js';
-
-/** Where rows go: the live read models, or their shadows during a rebuild. */
-export interface ReadModelTables extends ReportTables {
-  caseView: string;
-  caseNotes: string;
-  userView: string;
-  caseIds: string;
-}
-
-export const LIVE_TABLES: ReadModelTables = {
-  caseView: 'case_view',
-  caseNotes: 'case_notes',
-  userView: 'user_view',
-  caseIds: 'case_ids',
-  ...LIVE_REPORT_TABLES,
-};
-
-export interface Entry<S> {
-  state: S;
-  /** Global position of the last event applied to the stream: the row's last_position. */
-  position: string;
-  /**
-   * Cases: how many of the case's notes (from the first) its case_notes rows hold; the rows of
-   * the others are written with the case's row. 0 and a replaced case: every note is written, and
-   * rows beyond the case's notes are removed (a restore may bring a case with fewer notes).
-   */
-  notesWritten?: number;
-  notesReplaced?: boolean;
-}
 
 const CASE_PREFIX = 'case-';
 

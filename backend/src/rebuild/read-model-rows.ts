@@ -1,11 +1,44 @@
 /** The rows a replay writes into the read-model tables (live or shadow), built from folded states. */
 import { notesSize, type Case, type UserState } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
-import { writeReportRows, type PendingReportRows } from '../reports/report-rows.projection.js';
+import {
+  LIVE_REPORT_TABLES,
+  writeReportRows,
+  type PendingReportRows,
+  type ReportTables,
+} from '../reports/report-rows.projection.js';
 import { userViewValues } from '../users/user-view.projection.js';
 import { CASE_VIEW_UPSERT } from '../cases/projections/case-view.projection.js';
 
-import { type ReadModelTables, type Entry } from './read-model-replay.js';
+/** Where rows go: the live read models, or their shadows during a rebuild. */
+export interface ReadModelTables extends ReportTables {
+  caseView: string;
+  caseNotes: string;
+  userView: string;
+  caseIds: string;
+}
+
+export const LIVE_TABLES: ReadModelTables = {
+  caseView: 'case_view',
+  caseNotes: 'case_notes',
+  userView: 'user_view',
+  caseIds: 'case_ids',
+  ...LIVE_REPORT_TABLES,
+};
+
+export interface Entry<S> {
+  state: S;
+  /** Global position of the last event applied to the stream: the row's last_position. */
+  position: string;
+  /**
+   * Cases: how many of the case's notes (from the first) its case_notes rows hold; the rows of
+   * the others are written with the case's row. 0 and a replaced case: every note is written, and
+   * rows beyond the case's notes are removed (a restore may bring a case with fewer notes).
+   */
+  notesWritten?: number;
+  notesReplaced?: boolean;
+}
+
 const CASE_ID = /^CA-(\d{4})-(\d+)$/;
 
 /**

@@ -1,6 +1,6 @@
 /** The catalog reads a rebuild needs to swap its shadow tables in: their shape, indexes and triggers. */
 import type { DataSource, QueryRunner } from 'typeorm';
-import type { ReadModelTables } from './read-model-replay.js';
+import type { ReadModelTables } from './read-model-rows.js';
 
 /** Every table projected from the events; a rebuild replaces all of them at once. */
 export const READ_MODEL_TABLES = [
