@@ -1,5 +1,6 @@
 /** Signing in (api.md, Auth) and the bodies of the user commands (api.md, Users). */
 import type { NotifyChannels, User } from '../users/users.js';
+import type { MfaStatus } from './accounts.js';
 
 /** `POST /auth/login`'s body: username case-insensitive, password exact. */
 export interface LoginBody {
@@ -17,6 +18,8 @@ export interface LoginAnswer {
 /** `GET /auth/me`: the user of the session (401 without one). */
 export interface MeAnswer {
   user: User;
+  /** The caller's second factors (api.md, Accounts). */
+  mfa: MfaStatus;
 }
 
 /** `POST /users`'s body (Manager): 201 User. */

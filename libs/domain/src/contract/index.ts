@@ -1,5 +1,6 @@
 export * from './config.js';
 export * from './auth.js';
+export * from './accounts.js';
 export * from './dashboard.js';
 export * from './cases.js';
 export * from './case-work.js';
