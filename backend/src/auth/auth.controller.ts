@@ -117,6 +117,7 @@ export class AuthController {
   async me(@CurrentActor() actor: Actor): Promise<MeAnswer> {
     const user = await this.users.find(actor.username);
     if (!user) throw new UnauthorizedException({ error: 'Not signed in.' });
-    return { user: withoutSecrets(user) };
+    // No second factor exists yet: the two-step sign-in fills this in.
+    return { user: withoutSecrets(user), mfa: { totp: false, passkeys: 0, required: false } };
   }
 }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { newPasswordProblem } from '../users/password-policy.js';
 import { liveOptionsFromEnv, type LiveOptions } from '../live/live-options.js';
 import { loadNotificationsConfig, type NotificationsConfig } from '../notifications/notifications.config.js';
 import {
@@ -116,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!adminPassword) fail('ADMIN_PASSWORD', 'is required unless DEMO_DATA=1');
     if ([...adminPassword].length < ADMIN_PASSWORD_MIN_LENGTH)
       fail('ADMIN_PASSWORD', `must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters unless DEMO_DATA=1`);
+    if (newPasswordProblem('admin', adminPassword))
+      fail('ADMIN_PASSWORD', 'is too easy to guess (a common password, or it holds "admin"): choose another');
   }
   if (processRole !== 'all' && !redisUrl)
     fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);

@@ -3,7 +3,6 @@ import {
   can,
   checkEmail,
   checkNotify,
-  checkNewPassword,
   checkNewUser,
   parseRole,
   publicUser,
@@ -20,6 +19,7 @@ import { withEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
 import { SessionsService } from '../auth/sessions.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { newPasswordProblem } from './password-policy.js';
 import { UserCommandService } from './user-command.service.js';
 import { CreateUserDto, UpdateUserDto } from './users.dto.js';
 import { UsersQueries, withoutSecrets } from './users.queries.js';
@@ -67,7 +67,8 @@ export class UsersController {
     // The contract orders the checks: empty fields, duplicate username, then the password rule.
     // The command still decides the duplicate again, atomically.
     if (await this.users.find(username)) rejectWith('conflict', USER_TEXTS.taken(username));
-    const weak = checkNewPassword(password);
+    if (await this.users.wasDeleted(username)) rejectWith('conflict', USER_TEXTS.usernameOfDeletedUser);
+    const weak = newPasswordProblem(username, password);
     if (weak) rejectWith('invalid', weak);
     const user = { username, role, email, passwordHash: await hashPassword(password) };
     const state = await this.commands.execute(username, { type: 'CreateUser', user }, actor, correlationId);
@@ -109,7 +110,7 @@ export class UsersController {
     if (!self && !can(actor.role, 'manageUsers')) rejectWith('forbidden', USER_TEXTS.managerOnly);
     if (body.password !== undefined) {
       if (!body.password.trim()) rejectWith('invalid', USER_TEXTS.passwordEmpty);
-      const weak = checkNewPassword(body.password);
+      const weak = newPasswordProblem(username, body.password);
       if (weak) rejectWith('invalid', weak);
       // Someone at an unattended, signed-in screen must not be able to take the account over.
       if (self) {

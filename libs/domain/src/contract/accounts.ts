@@ -2,7 +2,7 @@
  * Two-step sign-in, step-up and sessions (api.md, Accounts). The texts are exact: the server
  * answers them and the app shows them.
  */
-import type { User } from '../users/users.js';
+import { USER_TEXTS, type User } from '../users/users.js';
 
 export const ACCOUNT_TEXTS = {
   passwordTooEasy: 'This password is too easy to guess. Choose another.',
@@ -10,7 +10,7 @@ export const ACCOUNT_TEXTS = {
   signInAgain: 'Sign in again.',
   setUpTwoStepFirst: 'Set up two-step sign-in first.',
   confirmItIsYou: 'Confirm it is you to continue.',
-  usernameOfDeletedUser: 'That username belonged to a deleted user. Choose another.',
+  usernameOfDeletedUser: USER_TEXTS.usernameOfDeletedUser,
   newSignInSubject: 'New sign-in to AlignerFlow',
 } as const;
 
