@@ -78,7 +78,9 @@ describe('auth over HTTP', () => {
         token: expect.any(String),
       });
       expect(answer.body.token.length).toBeGreaterThanOrEqual(32);
-      const setCookie = answer.headers.get('set-cookie') ?? '';
+      // The session cookie alone (the known-device cookie follows it: api.md Accounts).
+      const setCookie =
+        answer.headers.getSetCookie().find((cookie) => cookie.startsWith('af_session=')) ?? '';
       expect(setCookie).toMatch(/^af_session=/);
       expect(setCookie).toMatch(/;\s*HttpOnly/i);
       expect(setCookie).toMatch(/;\s*SameSite=Lax/i);

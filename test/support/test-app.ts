@@ -39,6 +39,8 @@ export async function startTestApp(
     DEMO_DATA: '1',
     ADMIN_PASSWORD: 'demo',
     PORT: '0',
+    // Tests sign in as admin without a second factor unless one asks otherwise.
+    MFA_REQUIRED_ROLES: '',
     ...env,
   });
   const app = await createApp({

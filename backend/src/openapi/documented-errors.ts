@@ -18,10 +18,11 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 401, description: USER_TEXTS.invalidLogin },
     { status: 429, description: 'Too many sign-in attempts. Try again in {n} minute(s). (with Retry-After)' },
   ],
+  'delete /auth/sessions/{id}': [{ status: 404, description: 'Not a session of the caller.' }],
   'get /users': [{ status: 403, description: 'Doctors may not list users.' }],
   'post /users': [
     { status: 403, description: 'Managers only.' },
-    { status: 409, description: 'Username "{name}" is already taken.' },
+    { status: 409, description: `Username "{name}" is already taken. / ${USER_TEXTS.usernameOfDeletedUser}` },
   ],
   'put /users/{username}': [{ status: 403, description: 'A Manager, or the user for their own fields.' }],
   'delete /users/{username}': [{ status: 403, description: 'Managers only.' }],

@@ -12,6 +12,9 @@ export const ACCOUNT_TEXTS = {
   confirmItIsYou: 'Confirm it is you to continue.',
   usernameOfDeletedUser: USER_TEXTS.usernameOfDeletedUser,
   newSignInSubject: 'New sign-in to AlignerFlow',
+  newSignInBody: (time: string, address: string, browser: string) =>
+    `Someone signed in to your account on ${time} from ${address} with ${browser}. ` +
+    'If it was not you, change your password and end that session in Settings.',
 } as const;
 
 /** The second factors a sign-in may ask for. */
