@@ -6,6 +6,7 @@ import { AiModule } from './ai/ai.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { ClockModule } from './common/clock.js';
+import { StepUpModule } from './auth/step-up/step-up.module.js';
 import { BackupModule } from './backup/backup.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
@@ -41,6 +42,7 @@ export class AppModule {
         EventStoreModule,
         RedisModule,
         ClockModule,
+        StepUpModule,
         SecurityModule,
         UsersModule,
         AuthModule,

@@ -14,8 +14,8 @@ import {
   tooManySignInsText,
   USER_TEXTS,
   type Actor,
-  type LoginAnswer,
   type MeAnswer,
+  type SignInAnswer,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
@@ -30,6 +30,7 @@ import { DUMMY_HASH_PROMISE, verifyPassword } from '../users/passwords.js';
 import { UsersQueries, withoutSecrets } from '../users/users.queries.js';
 import { LoginDto } from './auth.dto.js';
 import { SESSION_COOKIE } from './auth.guard.js';
+import { SecondFactors } from './mfa/second-factors.js';
 import { SessionsService } from './sessions.service.js';
 import { addressGroup, clientAddress } from './sign-in/client-address.js';
 import { KnownDevices } from './sign-in/known-devices.js';
@@ -45,6 +46,7 @@ export class AuthController {
     private readonly throttle: SignInThrottle,
     private readonly devices: KnownDevices,
     private readonly signIn: SignInService,
+    private readonly factors: SecondFactors,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -59,7 +61,7 @@ export class AuthController {
     @Body() body: LoginDto,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<LoginAnswer> {
+  ): Promise<SignInAnswer> {
     const knownDevice = await this.devices.isKnown(request, body.username);
     const admission = await this.throttle.admit(
       body.username,
@@ -81,10 +83,7 @@ export class AuthController {
       this.signIn.log('failed', body.username, request, 'password', user ? 'wrong password' : 'unknown user');
       throw new UnauthorizedException({ error: USER_TEXTS.invalidLogin });
     }
-    return this.signIn.complete(user, request, response, {
-      remember: body.rememberMe === true,
-      how: 'password',
-    });
+    return this.signIn.afterPassword(user, request, response, body.rememberMe === true);
   }
 
   @Post('logout')
@@ -112,7 +111,6 @@ export class AuthController {
   async me(@CurrentActor() actor: Actor): Promise<MeAnswer> {
     const user = await this.users.find(actor.username);
     if (!user) throw new UnauthorizedException({ error: 'Not signed in.' });
-    // No second factor exists yet: the two-step sign-in fills this in.
-    return { user: withoutSecrets(user), mfa: { totp: false, passkeys: 0, required: false } };
+    return { user: withoutSecrets(user), mfa: await this.factors.status(user.username, user.role) };
   }
 }

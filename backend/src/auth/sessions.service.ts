@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Clock } from '../common/clock.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const REMEMBERED_SESSION_MS = 30 * 24 * HOUR_MS;
@@ -87,6 +88,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     private readonly dataSource: DataSource,
     private readonly emitter: EventEmitter2,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {
     this.emitter.on(EVENTS_COMMITTED, this.onCommitted);
   }
@@ -111,8 +113,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + (remember ? REMEMBERED_SESSION_MS : SESSION_MS));
     await this.dataSource.query(
-      `INSERT INTO sessions (token_hash, username_key, expires_at, remember, address, user_agent, mfa_setup_only)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO sessions (token_hash, username_key, expires_at, remember, address, user_agent, mfa_setup_only, proved_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         hashToken(token),
         username.toLowerCase(),
@@ -121,6 +123,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
         origin.address,
         origin.userAgent?.slice(0, 512) ?? null,
         setupOnly,
+        // The sign-in proves the user: step-up calls need no confirmation for the next minutes.
+        new Date(this.clock.now()),
       ],
     );
     return { token, expiresAt };

@@ -18,6 +18,8 @@ import { DomainRejection, rejectWith } from '../common/domain-rejection.js';
 import { withEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
 import { SessionsService } from '../auth/sessions.service.js';
+import { StepUp } from '../auth/step-up/step-up.decorator.js';
+import { StepUpService } from '../auth/step-up/step-up.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newPasswordProblem } from './password-policy.js';
 import { UserCommandService } from './user-command.service.js';
@@ -30,6 +32,7 @@ export class UsersController {
     private readonly users: UsersQueries,
     private readonly commands: UserCommandService,
     private readonly sessions: SessionsService,
+    private readonly stepUp: StepUpService,
   ) {}
 
   @Get()
@@ -55,6 +58,7 @@ export class UsersController {
   }
 
   @Post()
+  @StepUp()
   async create(
     @CurrentActor() actor: Actor,
     @CorrelationId() correlationId: string,
@@ -108,6 +112,8 @@ export class UsersController {
     const self = sameUsername(actor.username, username);
     // Refused before any password work, which costs CPU (the command decides this again).
     if (!self && !can(actor.role, 'manageUsers')) rejectWith('forbidden', USER_TEXTS.managerOnly);
+    // A Manager taking over another account (its password) or its powers (its role): step-up.
+    if (!self && (body.password !== undefined || body.role !== undefined)) await this.stepUp.require(request);
     if (body.password !== undefined) {
       if (!body.password.trim()) rejectWith('invalid', USER_TEXTS.passwordEmpty);
       const weak = newPasswordProblem(username, body.password);
@@ -140,6 +146,7 @@ export class UsersController {
   }
 
   @Delete(':username')
+  @StepUp()
   @HttpCode(204)
   async remove(
     @CurrentActor() actor: Actor,

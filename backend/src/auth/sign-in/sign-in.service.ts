@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { LoginAnswer } from '@alignerflow/domain';
+import type { LoginAnswer, SignInAnswer } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { withoutSecrets, type UserRecord } from '../../users/users.queries.js';
 import { SESSION_COOKIE } from '../auth.guard.js';
+import { MfaTokens } from '../mfa/mfa-tokens.js';
+import { SecondFactors } from '../mfa/second-factors.js';
 import { SessionsService, type SessionOrigin } from '../sessions.service.js';
 import { clientAddress } from './client-address.js';
 import { KnownDevices } from './known-devices.js';
@@ -32,8 +34,32 @@ export class SignInService {
     private readonly devices: KnownDevices,
     private readonly mail: NewSignInMail,
     private readonly metrics: Metrics,
+    private readonly factors: SecondFactors,
+    private readonly mfaTokens: MfaTokens,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * After a right password: a user with a second factor gets an mfaToken and no session yet; one
+   * without gets a session (limited to setting a factor up when their role must have one).
+   */
+  async afterPassword(
+    user: UserRecord,
+    request: Request,
+    response: Response,
+    remember: boolean,
+  ): Promise<SignInAnswer> {
+    const methods = await this.factors.methods(user.username);
+    if (!methods.length)
+      return this.complete(user, request, response, {
+        remember,
+        how: 'password',
+        setupOnly: this.factors.isRequired(user.role),
+      });
+    const mfaToken = await this.mfaTokens.issue(user.username, remember);
+    this.log('succeeded', user.username, request, 'password', 'second step asked');
+    return { mfaRequired: true, mfaToken, methods };
+  }
 
   log(outcome: SignInOutcome, username: string, request: Request, how: string, reason?: string): void {
     const { address, userAgent } = originOf(request);
