@@ -45,6 +45,10 @@ describe('roles that must have a second factor', () => {
         (await lab.anonymous.post('/auth/login', { username: 'admin', password: 'a-long-lab-secret-77' }))
           .body,
       ).toMatchObject({ mfaRequired: true, methods: ['totp', 'recovery'] });
+      // Without its last factor the session is back to setting one up.
+      expect((await admin.delete('/auth/mfa/totp')).status).toBe(204);
+      expect(await admin.get('/cases')).toMatchObject(SET_UP_FIRST);
+      expect((await admin.get('/auth/me')).body.mfa).toEqual({ totp: false, passkeys: 0, required: true });
     });
   });
 

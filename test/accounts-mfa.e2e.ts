@@ -71,6 +71,15 @@ describe('two-step sign-in', () => {
     expect(hashes).toHaveLength(10);
     for (const code of confirmed.body.recoveryCodes)
       expect(JSON.stringify(hashes)).not.toContain(code.replace('-', ''));
+
+    // Removed, and its recovery codes with it (no factor left to recover); set up again for the next tests.
+    expect((await tech.delete('/auth/mfa/totp')).status).toBe(204);
+    expect((await tech.get('/auth/me')).body.mfa.totp).toBe(false);
+    expect(
+      await sql(lab.databaseUrl, `SELECT 1 FROM mfa_recovery_codes WHERE username_key = 'tech'`),
+    ).toEqual([]);
+    expect((await password('tech')).body.token).toEqual(expect.any(String));
+    await enrolTotp(tech);
   });
 
   it('asks a user with a factor for a second step, which accepts each code once', async () => {

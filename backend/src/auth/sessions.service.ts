@@ -213,9 +213,19 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
 
   /** The user now has a second factor: their setup-only sessions become full ones. */
   async lift(username: string): Promise<void> {
+    await this.setSetupOnly(username, false);
+  }
+
+  /** The user of a role that must have a second factor has none left: setting one up is all they may do. */
+  async restrict(username: string): Promise<void> {
+    await this.setSetupOnly(username, true);
+  }
+
+  private async setSetupOnly(username: string, setupOnly: boolean): Promise<void> {
     const usernameKey = username.toLowerCase();
-    await this.dataSource.query('UPDATE sessions SET mfa_setup_only = false WHERE username_key = $1', [
+    await this.dataSource.query('UPDATE sessions SET mfa_setup_only = $2 WHERE username_key = $1', [
       usernameKey,
+      setupOnly,
     ]);
     this.forget((_, session) => session.usernameKey === usernameKey);
   }

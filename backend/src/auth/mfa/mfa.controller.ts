@@ -59,7 +59,7 @@ export class MfaController {
   @Delete('mfa/totp')
   @HttpCode(204)
   async removeTotp(@CurrentActor() actor: Actor): Promise<void> {
-    await this.factors.removeTotp(actor.username);
+    await this.factors.removeTotp(actor.username, actor.role);
   }
 
   /** The second step: one code (or recovery code, or passkey) per mfaToken, at most 5 wrong ones. */

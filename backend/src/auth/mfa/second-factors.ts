@@ -111,9 +111,22 @@ export class SecondFactors {
     return codes;
   }
 
-  async removeTotp(username: string): Promise<void> {
+  async removeTotp(username: string, role: Role): Promise<void> {
     await this.dataSource.query('DELETE FROM mfa_totp WHERE username_key = $1', [username.toLowerCase()]);
-    await this.dropRecoveryCodesIfNoFactor(username);
+    await this.afterRemoval(username, role);
+  }
+
+  /**
+   * After a factor was removed: recovery codes are a way back to the other factors, so without
+   * any they go too; and a user whose role must have a factor is back to setting one up.
+   */
+  async afterRemoval(username: string, role: Role): Promise<void> {
+    const { totp, passkeys } = await this.status(username, role);
+    if (totp || passkeys) return;
+    await this.dataSource.query('DELETE FROM mfa_recovery_codes WHERE username_key = $1', [
+      username.toLowerCase(),
+    ]);
+    if (this.isRequired(role)) await this.sessions.restrict(username);
   }
 
   /** Whether the code is the active authenticator's, for a time step after the last one accepted. */
@@ -155,16 +168,6 @@ export class SecondFactors {
       await manager.query('DELETE FROM mfa_tokens WHERE username_key = $1', [usernameKey]);
     });
     await this.sessions.endAllFor(username);
-  }
-
-  /** Recovery codes are a way back to the other factors: without any, they go too. */
-  async dropRecoveryCodesIfNoFactor(username: string): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM mfa_recovery_codes r WHERE r.username_key = $1
-          AND NOT EXISTS (SELECT 1 FROM mfa_totp t WHERE t.username_key = $1 AND t.secret IS NOT NULL)
-          AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.username_key = $1)`,
-      [username.toLowerCase()],
-    );
   }
 
   private async replaceRecoveryCodes(usernameKey: string): Promise<string[]> {

@@ -57,7 +57,7 @@ export class PasskeysController {
   async remove(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<void> {
     if (!(await this.passkeys.remove(actor.username, id)))
       throw new NotFoundException({ error: 'Passkey not found.' });
-    await this.factors.dropRecoveryCodesIfNoFactor(actor.username);
+    await this.factors.afterRemoval(actor.username, actor.role);
   }
 
   /** `{}`: any passkey of this site may sign in; `{mfaToken}`: that user's, as the second step. */
