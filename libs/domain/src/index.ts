@@ -36,4 +36,5 @@ export * from './materials/shipping.js';
 export * from './materials/records.js';
 export * from './materials/ship-by.js';
 export * from './materials/device-record.js';
+export * from './materials/statement.js';
 export * from './contract/index.js';
