@@ -11,7 +11,7 @@ import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import { toast } from '../../components/toastStore';
 import { ActionError } from '../case-detail/ActionError';
-import { caseDetailApi } from '../case-detail/caseDetailApi';
+import { useStageAdvance } from '../materials/useStageAdvance';
 import { CASE_DETAIL_TEXTS } from '../case-detail/texts';
 import { useCaseCommand } from '../case-detail/useCaseCommand';
 import { dueText } from '../dashboard/AtRiskPanel';
@@ -39,12 +39,10 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
   const days = daysUntilDue(item, now);
   const guidanceId = `queue-guidance-${item.id}`;
 
-  const advance = async () => {
-    const from = item.status;
-    const moved = await commands.run('advance', () => caseDetailApi.advance(item, from));
+  const stageAdvance = useStageAdvance(item, commands, (from) => {
     const to = nextStatus(from);
-    if (moved && to) toast(CASE_DETAIL_TEXTS.completeAdvance, T.advanced(item.id, to));
-  };
+    if (to) toast(CASE_DETAIL_TEXTS.completeAdvance, T.advanced(item.id, to));
+  });
 
   return (
     <li className={`queue-card${atRisk ? ' at-risk' : ''}`} data-case-id={item.id}>
@@ -83,7 +81,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
           className="button button--primary button--block queue-card__advance"
           disabled={!enabled || commands.busy === 'advance'}
           aria-describedby={message ? guidanceId : undefined}
-          onClick={() => void advance()}
+          onClick={stageAdvance.start}
         >
           <Icon name="check" />
           {CASE_DETAIL_TEXTS.completeAdvance}
@@ -94,6 +92,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
           </p>
         ) : null}
         <ActionError message={commands.errors.advance} />
+        {stageAdvance.dialog}
       </div>
     </li>
   );

@@ -102,3 +102,22 @@ export function daysUntilExpiry(lot: Pick<Lot, 'expiresOn'>, day: string): numbe
 
 /** A lot expiring within this many days is flagged on the Materials screen. */
 export const LOT_EXPIRY_WARNING_DAYS = 30;
+
+/** What a lot's label QR code holds: short enough for the app's QR options. */
+export function lotQrPayload(lotNumber: string): string {
+  return JSON.stringify({ lot: lotNumber });
+}
+
+/** The lot number a scanned label names: a lot label's payload, or the plain text of a supplier's code. */
+export function lotNumberFromScan(text: string): string | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { lot?: unknown }).lot === 'string')
+      return (parsed as { lot: string }).lot.trim() || null;
+  } catch {
+    // Not JSON: a plain lot number.
+  }
+  return trimmed.length <= LOT_NUMBER_MAX ? trimmed : null;
+}

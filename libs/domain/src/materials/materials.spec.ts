@@ -4,6 +4,8 @@ import {
   emptyLotRegister,
   evolveLots,
   isLotExpired,
+  lotNumberFromScan,
+  lotQrPayload,
   type LotInput,
   type LotRegister,
 } from './lots.js';
@@ -109,5 +111,13 @@ describe('the materials settings', () => {
     expect(checkSettingsInput({ requireLots: 'yes' }, DEFAULT_MATERIAL_SETTINGS)).toEqual({
       error: DEVICE_TEXTS.requireLots,
     });
+  });
+});
+
+describe('lot labels', () => {
+  it('carry the lot number, and a scan reads it back (or a plain code)', () => {
+    expect(lotNumberFromScan(lotQrPayload('PETG-2025-07'))).toBe('PETG-2025-07');
+    expect(lotNumberFromScan('  R-1 ')).toBe('R-1');
+    expect(lotNumberFromScan('')).toBeNull();
   });
 });
