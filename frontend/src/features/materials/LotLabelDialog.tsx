@@ -3,6 +3,7 @@ import { lotQrPayload, type Lot } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
+import { PrintSheet } from '../qr/PrintSheet';
 import { MATERIALS_TEXTS as T } from './texts';
 
 /** A PNG of the lot's QR code; the version grows with a long lot number (labels are printed, not sized). */
@@ -45,7 +46,7 @@ export function LotLabelDialog({ lot, onClose }: { lot: Lot; onClose: () => void
         </>
       }
     >
-      <div className="mt-label print-area">
+      <div className="mt-label">
         {image ? (
           <img src={image} alt={lot.lotNumber} className="mt-label__qr" />
         ) : (
@@ -54,9 +55,21 @@ export function LotLabelDialog({ lot, onClose }: { lot: Lot; onClose: () => void
         <p className="mono mt-label__number">{lot.lotNumber}</p>
         <p>{lot.product}</p>
         <p className="muted">
-          {T.expiresOn} {formatDate(lot.expiresOn)}
+          {T.expiresOn} {lot.expiresOn ? formatDate(lot.expiresOn) : T.noExpiry}
         </p>
       </div>
+      {image ? (
+        <PrintSheet>
+          <div className="print-sheet__case">
+            <img src={image} alt="" />
+            <p className="mono">{lot.lotNumber}</p>
+            <p>{lot.product}</p>
+            <p>
+              {T.expiresOn} {lot.expiresOn ? formatDate(lot.expiresOn) : T.noExpiry}
+            </p>
+          </div>
+        </PrintSheet>
+      ) : null}
     </Dialog>
   );
 }

@@ -38,7 +38,8 @@ export function LotList({ lots, onLabel }: { lots: Lot[] | null; onLabel: (lot: 
                   </span>
                   <span className="muted mt-lot__meta">
                     {lot.supplier ? `${lot.supplier} · ` : ''}
-                    {T.expiresOn} {formatDate(lot.expiresOn)} · {T.addedBy} {lot.addedBy}
+                    {lot.expiresOn ? `${T.expiresOn} ${formatDate(lot.expiresOn)}` : T.noExpiry} · {T.addedBy}{' '}
+                    {lot.addedBy}
                   </span>
                   {flag ? <span className={`mt-flag mt-flag--${flag.level}`}>{flag.text}</span> : null}
                 </div>

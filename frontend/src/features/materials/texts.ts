@@ -9,6 +9,7 @@ export const MATERIALS_TEXTS = {
   lotNumber: 'Lot number',
   supplier: 'Supplier',
   expiresOn: 'Expires on',
+  noExpiry: 'No expiry date',
   addedBy: 'Added by',
   noLots: 'No lots registered yet.',
   expired: 'Expired',
@@ -78,4 +79,8 @@ export const MATERIALS_TEXTS = {
   received: 'Received',
   receivedOn: (date: string) => `Received ${date}`,
   markReceived: 'Mark as received',
+  historyMachine: 'Machine',
+  historyShipped: (who: string, carrier: string) => `${who} shipped the case by ${carrier}`,
+  historyShippedOn: 'Shipped on',
+  historyReceived: (who: string) => `${who} marked the case received`,
 } as const;
