@@ -51,6 +51,29 @@ describe('materials: lots, lots on advance, recall, device record, statement', (
   const advance = (client: ApiClient, item: Case, body: object = {}) =>
     client.post<Case>(`/cases/${item.id}/advance`, { fromStatus: item.status, ...body });
 
+  it('has the demo lab: the shipped sample case with its lots, shipment, receipt and statement', async () => {
+    const record = await drLee.get('/cases/CA-2024-077/device-record');
+    expect(record.status).toBe(200);
+    expect(record.body).toMatchObject({
+      patientCode: 'CA-2024-077 (S.B.)',
+      manufacturer: { name: 'AlignerFlow Demo Lab' },
+      shipments: [{ carrier: 'ups', trackingNumber: '1Z999AA10123456784', by: 'rep' }],
+    });
+    expect(record.body.stages).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'Model Printing', by: 'tech', lots: ['RES-2024-118'] }),
+        expect.objectContaining({ status: 'Thermoforming', by: 'tech', lots: ['PETG-2024-0412'] }),
+      ]),
+    );
+    expect((await drLee.get('/cases/CA-2024-077')).body.receivedAt).toEqual(expect.any(String));
+    const statement = await fetch(`${lab.apiUrl}/cases/CA-2024-077/statement.pdf`, {
+      headers: { authorization: `Bearer ${drLee.token}` },
+    });
+    expect(statement.status).toBe(200);
+    const recall = (await admin.get('/materials/lots/RES-2024-118/cases')).body as { caseId: string }[];
+    expect(recall.map((row) => row.caseId).sort()).toEqual(['CA-2024-004', 'CA-2024-077']);
+  });
+
   describe('the lots register', () => {
     it('registers a lot with who and when, and lists it to staff', async () => {
       const answer = await admin.post('/materials/lots', {

@@ -11,5 +11,7 @@ import { RecallQuery } from './recall.query.js';
   imports: [CasesModule, MaterialsStoreModule],
   controllers: [MaterialsController, DevicesController],
   providers: [RecallQuery, RecordShipmentHandler, MarkReceivedHandler],
+  // The seed records the demo lab's settings and lots through the store.
+  exports: [MaterialsStoreModule],
 })
 export class MaterialsModule {}
