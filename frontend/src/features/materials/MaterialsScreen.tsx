@@ -7,6 +7,7 @@ import { MaterialSettingsForm } from './MaterialSettingsForm';
 import { RecallPanel } from './RecallPanel';
 import { MATERIALS_TEXTS as T } from './texts';
 import { useMaterials } from './useMaterials';
+import { setTransitDays } from './useTransitDays';
 
 /** The Materials screen: the lots register (expiry warnings, labels), a recall search and the lab's settings. */
 export function MaterialsScreen({ user }: { user: User }) {
@@ -30,7 +31,13 @@ export function MaterialsScreen({ user }: { user: User }) {
         <div className="mt-layout__side">
           {canRegister ? <LotForm onRegistered={() => void materials.reload()} /> : null}
           {manager && materials.settings ? (
-            <MaterialSettingsForm settings={materials.settings} onSaved={materials.setSettings} />
+            <MaterialSettingsForm
+              settings={materials.settings}
+              onSaved={(saved) => {
+                materials.setSettings(saved);
+                setTransitDays(saved.transitDays);
+              }}
+            />
           ) : null}
         </div>
       </div>

@@ -79,6 +79,7 @@ export const MATERIALS_TEXTS = {
   received: 'Received',
   receivedOn: (date: string) => `Received ${date}`,
   markReceived: 'Mark as received',
+  shipBy: 'ship by',
   historyMachine: 'Machine',
   historyShipped: (who: string, carrier: string) => `${who} shipped the case by ${carrier}`,
   historyShippedOn: 'Shipped on',
