@@ -376,6 +376,20 @@ describe('materials: lots, lots on advance, recall, device record, statement', (
         const text = execFileSync('pdftotext', [file, '-']).toString().replace(/\s+/g, ' ');
         expect(text).toContain(STATEMENT_TEXTS.conformsExcept);
         expect(text).toContain('the label is in English only.');
+        // The lab's longest texts still make one page: the type shrinks to fit.
+        const long =
+          `Annex I, 23.4: ${'the instructions are given in English and Irish only; '.repeat(36)}`.slice(
+            0,
+            2000,
+          );
+        expect((await admin.put('/materials/settings', { conformityText: long })).status).toBe(200);
+        const longFile = join(workDir, 'statement-long.pdf');
+        const again = await fetch(`${lab.apiUrl}/cases/${shipped.id}/statement.pdf?paper=letter`, {
+          headers: { authorization: `Bearer ${admin.token}` },
+        });
+        writeFileSync(longFile, Buffer.from(await again.arrayBuffer()));
+        expect(execFileSync('pdfinfo', [longFile]).toString()).toMatch(/Pages:\s+1\n/);
+        expect(execFileSync('pdftotext', [longFile, '-']).toString()).toContain('Maria Keane');
       } finally {
         await admin.put('/materials/settings', { conformityText: '' });
       }
