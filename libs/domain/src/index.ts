@@ -37,4 +37,5 @@ export * from './materials/records.js';
 export * from './materials/ship-by.js';
 export * from './materials/device-record.js';
 export * from './materials/statement.js';
+export * from './materials/backup-materials.js';
 export * from './contract/index.js';
