@@ -156,7 +156,7 @@ export function DevicePanel({
             const ok = await commands.run('ship', () => materialsApi.ship(item, input));
             if (ok) {
               setShipping(false);
-              toast(T.ship, T.shippedToast(item.id));
+              toast(T.shipmentRecorded, T.shippedToast(item.id));
             }
           }}
         />

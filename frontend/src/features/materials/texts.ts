@@ -75,6 +75,7 @@ export const MATERIALS_TEXTS = {
   trackingNumber: 'Tracking number',
   shippedAt: 'Shipped on (optional)',
   recordShipment: 'Record shipment',
+  shipmentRecorded: 'Shipment recorded',
   shippedToast: (caseId: string) => `Case ${caseId} marked as shipped.`,
   received: 'Received',
   receivedOn: (date: string) => `Received ${date}`,
