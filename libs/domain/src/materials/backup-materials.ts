@@ -35,12 +35,9 @@ export function checkBackupMaterials(raw: unknown): { value: BackupMaterials } |
   const known = Object.fromEntries(
     Object.entries(settings).filter(([key]) => key in DEFAULT_MATERIAL_SETTINGS),
   ) as Record<string, unknown>;
-  const checkedSettings = checkSettingsInput(known, {
-    ...DEFAULT_MATERIAL_SETTINGS,
-    transitDays: -1,
-  } as MaterialSettings);
+  const checkedSettings = checkSettingsInput(known, DEFAULT_MATERIAL_SETTINGS);
   if ('error' in checkedSettings) return { error: `Invalid materials settings: ${checkedSettings.error}` };
-  return {
-    value: { lots: checked, settings: { ...known, ...checkedSettings.value } as Partial<MaterialSettings> },
-  };
+  // The backup's settings whole (what it leaves out is the default), or none at all.
+  const whole = Object.keys(known).length ? { ...DEFAULT_MATERIAL_SETTINGS, ...checkedSettings.value } : {};
+  return { value: { lots: checked, settings: whole } };
 }

@@ -1,3 +1,4 @@
+import { checkBackupMaterials } from './backup-materials.js';
 import {
   checkLotInput,
   decideRegisterLot,
@@ -119,5 +120,20 @@ describe('lot labels', () => {
     expect(lotNumberFromScan(lotQrPayload('PETG-2025-07'))).toBe('PETG-2025-07');
     expect(lotNumberFromScan('  R-1 ')).toBe('R-1');
     expect(lotNumberFromScan('')).toBeNull();
+  });
+});
+
+describe("a backup's materials", () => {
+  it('are checked with the commands own checks', () => {
+    expect(checkBackupMaterials(undefined)).toEqual({ value: { lots: [], settings: {} } });
+    expect(checkBackupMaterials({ lots: [sheet, sheet] })).toEqual({
+      error: 'Invalid lot at index 1: PETG-2025-07 is listed twice.',
+    });
+    expect(checkBackupMaterials({ lots: [], settings: { transitDays: 99 } })).toEqual({
+      error: `Invalid materials settings: ${DEVICE_TEXTS.transitDays}`,
+    });
+    expect(checkBackupMaterials({ lots: [sheet], settings: { transitDays: 2 } })).toEqual({
+      value: { lots: [sheet], settings: { ...DEFAULT_MATERIAL_SETTINGS, transitDays: 2 } },
+    });
   });
 });
