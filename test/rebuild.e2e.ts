@@ -389,6 +389,7 @@ describe('projection rebuild', () => {
       'case_view_doctor',
       'case_view_last_position',
       'case_view_pkey',
+      'case_view_stage_records',
       'case_view_status',
       'user_view_last_position',
       'user_view_pkey',

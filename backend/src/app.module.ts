@@ -24,6 +24,7 @@ import { NotificationsModule } from './notifications/notifications.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ReportsModule } from './reports/reports.module.js';
+import { MaterialsModule } from './materials/materials.module.js';
 import { SecurityModule } from './security/security.module.js';
 import { SeedService } from './seed/seed.service.js';
 import { UsersModule } from './users/users.module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         BackupModule,
         AuditModule,
         ReportsModule,
+        MaterialsModule,
         MetricsModule,
         OpenApiModule,
       ],

@@ -81,6 +81,13 @@ async function advance(page: Page, from: string, to: string): Promise<void> {
   const button = page.getByRole('button', { name: 'Complete Stage & Advance' });
   await until(`advance enabled at ${from}`, () => button.isEnabled());
   await button.click();
+  // Printing and thermoforming ask for the material lots used; none is required by default.
+  if (from === 'Model Printing' || from === 'Thermoforming') {
+    await page
+      .getByRole('dialog', { name: `Complete ${from}` })
+      .getByRole('button', { name: 'Complete Stage' })
+      .click();
+  }
   await statusIs(to);
   await until(`the page to show ${to}`, async () => !(await page.getByText(`Completes ${from} and`).count()));
 }

@@ -117,6 +117,9 @@ describe('My Queue at 375 px', () => {
   it('one tap advances within the stages: the card stays with its new status', async () => {
     const overdue = card(tech, 'CA-2024-004');
     await overdue.getByRole('button', { name: 'Complete Stage & Advance' }).click();
+    // Thermoforming asks for the material lots used; none is required by default.
+    const picker = tech.getByRole('dialog', { name: 'Complete Thermoforming' });
+    await picker.getByRole('button', { name: 'Complete Stage' }).click();
     await until(
       'the server to move the case',
       async () => (await serverCase('CA-2024-004')).status === 'Trimming & Polishing',

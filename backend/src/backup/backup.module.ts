@@ -3,11 +3,12 @@ import { CasesModule } from '../cases/cases.module.js';
 import { RebuildModule } from '../rebuild/rebuild.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { BackupController } from './backup.controller.js';
+import { MaterialsStoreModule } from '../materials/materials-store.module.js';
 import { BackupService } from './backup.service.js';
 
 /** Backup, restore and event export; brings the projection rebuild (admin endpoint) with it. */
 @Module({
-  imports: [CasesModule, UsersModule, RebuildModule],
+  imports: [CasesModule, UsersModule, RebuildModule, MaterialsStoreModule],
   controllers: [BackupController],
   providers: [BackupService],
 })

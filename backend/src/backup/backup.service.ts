@@ -13,6 +13,7 @@ import {
   RESTORE_MARKER,
   ACCOUNT_TEXTS,
   checkBackup,
+  checkBackupMaterials,
   type BackupCase,
   type BackupUser,
   type RestoreAnswer,
@@ -36,6 +37,7 @@ import { hashPassword } from '../users/passwords.js';
 import { isCommonPassword } from '../users/password-policy.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
+import { MaterialsBackup } from '../materials/materials-backup.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
@@ -79,6 +81,7 @@ export class BackupService {
     private readonly caseProjection: CaseViewProjection,
     private readonly userProjection: UserViewProjection,
     private readonly emitter: EventEmitter2,
+    private readonly materialsBackup: MaterialsBackup,
   ) {}
 
   /**
@@ -104,7 +107,7 @@ export class BackupService {
            FROM case_view v WHERE NOT v.deleted`,
       );
       await runner.query('COMMIT');
-      return `{"users":${users},"cases":${cases}}`;
+      return `{"users":${users},"cases":${cases},"materials":${await this.materialsBackup.json()}}`;
     } finally {
       await runner.release();
     }
@@ -132,6 +135,8 @@ export class BackupService {
         message: `Invalid user at index ${guessable} (${checked.value.users[guessable].username}): ${ACCOUNT_TEXTS.passwordTooEasy}`,
       });
     const { cases } = checked.value;
+    const materials = checkBackupMaterials((body as { materials?: unknown }).materials);
+    if ('error' in materials) throw new DomainRejection({ kind: 'invalid', message: materials.error });
     // Hashing is slow on purpose: done before the transaction, a few at a time.
     const hashStarted = performance.now();
     const users = await mapLimit(checked.value.users, HASHING_CONCURRENCY, withPasswordHash);
@@ -145,7 +150,10 @@ export class BackupService {
       try {
         const started = performance.now();
         imported = await withTransaction(this.dataSource, (runner) =>
-          this.importAll(runner, users, cases, actor, metadata),
+          this.importAll(runner, users, cases, actor, metadata).then(async (result) => {
+            await this.materialsBackup.restore(runner, materials.value, metadata);
+            return result;
+          }),
         );
         transactionMs = performance.now() - started;
       } catch (error) {

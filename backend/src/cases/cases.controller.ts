@@ -156,7 +156,11 @@ export class CasesController {
   @HttpCode(200)
   advance(@Caller() caller: Caller, @Param('id') id: string, @Body() body: AdvanceStageDto): Promise<Case> {
     return this.run(
-      new AdvanceStageCommand(id, caller.actor, options(caller, body), { fromStatus: body.fromStatus }),
+      new AdvanceStageCommand(id, caller.actor, options(caller, body), {
+        fromStatus: body.fromStatus,
+        lots: body.lots,
+        machine: body.machine,
+      }),
     );
   }
 

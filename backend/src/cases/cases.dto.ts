@@ -1,4 +1,5 @@
 import {
+  ArrayMaxSize,
   IsArray,
   IsIn,
   IsInt,
@@ -12,6 +13,9 @@ import {
 import {
   CASE_TEXTS,
   CASE_WORK_TEXTS,
+  DEVICE_TEXTS,
+  LOT_NUMBER_MAX,
+  MACHINE_MAX,
   LIMITS,
   PRIORITIES,
   type AddFilesBody,
@@ -64,6 +68,13 @@ export class RejectCaseDto extends ConcurrencyDto implements RejectCaseBody {
 
 export class AdvanceStageDto extends ConcurrencyDto implements AdvanceStageBody {
   @IsOptional() @IsString() @MaxLength(64) fromStatus?: string;
+  @IsOptional()
+  @IsArray({ message: DEVICE_TEXTS.lotsList })
+  @ArrayMaxSize(20)
+  @IsString({ each: true, message: DEVICE_TEXTS.lotsList })
+  @MaxLength(LOT_NUMBER_MAX, { each: true })
+  lots?: string[];
+  @IsOptional() @IsString() @MaxLength(MACHINE_MAX) machine?: string;
 }
 
 export class RequestChangesDto extends ConcurrencyDto implements RequestChangesBody {
@@ -103,7 +114,13 @@ quickBodyCheck(ConcurrencyDto, { expectedVersion: version });
 quickBodyCheck(AddNoteDto, { text: shortText(LIMITS.noteText), expectedVersion: version });
 quickBodyCheck(ApproveCaseDto, { doctorUsername: shortText(LIMITS.username), expectedVersion: version });
 quickBodyCheck(RejectCaseDto, { reason: shortText(LIMITS.reason), expectedVersion: version });
-quickBodyCheck(AdvanceStageDto, { fromStatus: optional(shortText(64)), expectedVersion: version });
+quickBodyCheck(AdvanceStageDto, {
+  fromStatus: optional(shortText(64)),
+  expectedVersion: version,
+  // Lots and machine go through class-validator.
+  lots: (value) => value === undefined,
+  machine: (value) => value === undefined,
+});
 quickBodyCheck(RequestChangesDto, { comment: shortText(LIMITS.reason), expectedVersion: version });
 quickBodyCheck(AssigneeDto, { assignee: shortText(LIMITS.username), expectedVersion: version });
 quickBodyCheck(SimulationLinksDto, {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../users/users.module.js';
+import { MaterialsStoreModule } from '../materials/materials-store.module.js';
 import { CaseCommandService } from './case-command.service.js';
 import { CasesController } from './cases.controller.js';
 import { CasesQueries } from './cases.queries.js';
@@ -56,7 +57,7 @@ export const CASE_COMMAND_HANDLERS = [
 ];
 
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, MaterialsStoreModule],
   controllers: [CasesController],
   providers: [CaseCommandService, CaseViewProjection, CasesQueries, ...CASE_COMMAND_HANDLERS],
   exports: [CaseCommandService, CaseViewProjection, CasesQueries],

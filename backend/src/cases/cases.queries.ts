@@ -16,9 +16,13 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
+import { MaterialsStore } from '../materials/materials.store.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { CaseListCache, type ListVersion } from './case-list-cache.js';
 import { CASE_SUMMARY_SQL, WHOLE_CASE_SQL } from './projections/case-view.projection.js';
+
+/** SQL: the transit days ($7) a case not yet shipped must leave before its due date (ship-by). */
+const SHIP_BY_OFFSET = `CASE WHEN coalesce(jsonb_array_length(data->'shipments'), 0) > 0 THEN 0 ELSE $7::int END`;
 
 /** Every case read comes from the case_view projection; the history from the case's stream. */
 @Injectable()
@@ -28,6 +32,7 @@ export class CasesQueries implements OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: EventStore,
+    private readonly materials: MaterialsStore,
     log: LogListener,
   ) {
     this.listCache = new CaseListCache(dataSource, log);
@@ -107,7 +112,7 @@ export class CasesQueries implements OnModuleDestroy {
          count(*) FILTER (WHERE ${active})::int AS "totalActive",
          count(*) FILTER (WHERE NOT deleted AND status = $1)::int AS "pendingManagerApproval",
          count(*) FILTER (WHERE NOT deleted AND status = $2)::int AS "awaitingDoctorApproval",
-         count(*) FILTER (WHERE ${active} AND delivery_date < $4::date)::int AS "overdue",
+         count(*) FILTER (WHERE ${active} AND delivery_date - ${SHIP_BY_OFFSET} < $4::date)::int AS "overdue",
          count(*) FILTER (WHERE NOT deleted AND status = $3 AND status_entered_at >= $5 AND status_entered_at < $6)::int
            AS "completedToday"
        FROM case_view`,
@@ -117,6 +122,7 @@ export class CasesQueries implements OnModuleDestroy {
         STATUS_LABELS.Completed,
         localDate(now),
         ...localDayBounds(now),
+        (await this.materials.settings()).transitDays,
       ],
     );
     const perStatus: { status: string; n: number; average_hours: number; max_hours: number }[] =

@@ -5,6 +5,7 @@ import {
   HTTP_SECURITY_TEXTS,
   USER_TEXTS,
 } from '@alignerflow/domain';
+import { DEVICE_ERRORS } from '../materials/documented-errors.js';
 
 /** An error answer a route may give, as api.md documents it. */
 export interface DocumentedError {
@@ -108,6 +109,7 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 401, description: 'A valid metrics token is required.' },
     { status: 404, description: 'METRICS_TOKEN is not set.' },
   ],
+  ...DEVICE_ERRORS,
   'get /health*': [{ status: 503, description: 'A dependency is down, or the process is draining.' }],
 };
 

@@ -29,7 +29,10 @@ export interface SampleStep {
   command: SampleCommand;
 }
 export type SampleCommand =
-  Exclude<CaseCommand, { type: 'ApproveCase' }> | { type: 'ApproveCase'; doctorUsername: string };
+  | Exclude<CaseCommand, { type: 'ApproveCase' | 'AdvanceStage' }>
+  | { type: 'ApproveCase'; doctorUsername: string }
+  /** The lots by number: the seed looks them up in the register as the advance handler does. */
+  | { type: 'AdvanceStage'; fromStatus: CaseStatus; lotNumbers?: string[]; machine?: string };
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -55,6 +58,49 @@ interface SampleSpec {
   /** Days before now at which the current status was entered (steps go back 2 days each from it). */
   enteredDaysAgo: number;
 }
+
+/** The lab's materials settings, as the admin saved them: the statement's manufacturer details. */
+export const DEMO_MATERIAL_SETTINGS = {
+  manufacturerName: 'AlignerFlow Demo Lab',
+  manufacturerAddress: '12 Harbour Road\nDublin D02 XY45, Ireland',
+  responsiblePerson: 'Maria Keane, Person Responsible for Regulatory Compliance',
+};
+
+/** The lots the technician registered (expiring a year and more from the seed). */
+export function demoLots(now: Date) {
+  const inDays = (days: number) => addDays(now.toISOString(), days);
+  return [
+    {
+      kind: 'resin',
+      product: 'Dental model resin V2',
+      lotNumber: 'RES-2024-118',
+      supplier: 'Formlabs',
+      expiresOn: inDays(365),
+    },
+    {
+      kind: 'sheet',
+      product: 'Duran PETG 0.75 mm',
+      lotNumber: 'PETG-2024-0412',
+      supplier: 'Scheu Dental',
+      expiresOn: inDays(540),
+    },
+    {
+      kind: 'sheet',
+      product: 'Duran PETG 0.75 mm',
+      lotNumber: 'PETG-2024-0197',
+      supplier: 'Scheu Dental',
+      expiresOn: inDays(20),
+    },
+  ];
+}
+
+/** What printing and thermoforming recorded on the sample cases. */
+const SAMPLE_MATERIALS: Partial<Record<CaseStatus, { lotNumbers: string[]; machine: string }>> = {
+  [STATUS_LABELS.ModelPrinting]: { lotNumbers: ['RES-2024-118'], machine: 'Form 4 #2' },
+  [STATUS_LABELS.Thermoforming]: { lotNumbers: ['PETG-2024-0412'], machine: 'Biostar VI' },
+};
+
+const SAMPLE_SHIPMENT = { carrier: 'ups', trackingNumber: '1Z999AA10123456784' } as const;
 
 /** The five sample cases of spec section 3, each in the status its story ends in. */
 const SAMPLES: SampleSpec[] = [
@@ -220,12 +266,17 @@ function caseStory(sample: SampleSpec, now: Date, today: number): SampleStep[] {
   add(entered(3), 'designer', { type: 'AdvanceStage', fromStatus: STATUS_LABELS.DigitalPlanning });
   add(entered(4), doctor, { type: 'ApproveTreatmentPlan' });
 
-  // Manufacturing: the technician takes each stage by its QR code and completes it.
+  // Manufacturing: the technician takes each stage by its QR code and completes it, recording
+  // the material lot and the machine of printing and thermoforming.
   const lastTechStage = Math.min(current, order.indexOf(STATUS_LABELS.QualityCheck));
   for (let index = order.indexOf(STATUS_LABELS.ModelPrinting); index <= lastTechStage; index++) {
     add(entered(index), 'tech', { type: 'GenerateCaseQr' }, 2);
     if (index === current) break;
-    add(entered(index + 1), 'tech', { type: 'AdvanceStage', fromStatus: order[index] });
+    add(entered(index + 1), 'tech', {
+      type: 'AdvanceStage',
+      fromStatus: order[index],
+      ...(SAMPLE_MATERIALS[order[index]] ?? {}),
+    });
   }
   if (sample.status === STATUS_LABELS.Thermoforming) {
     add(entered(current) - 1, 'tech', {
@@ -235,9 +286,14 @@ function caseStory(sample: SampleSpec, now: Date, today: number): SampleStep[] {
     return steps;
   }
 
-  // Packaging, delivery and the aligners the patient has worn since.
-  for (let index = order.indexOf(STATUS_LABELS.PackagingLabeling); index < current; index++)
+  // Packaging, delivery (shipped, then received by the doctor) and the aligners worn since.
+  for (let index = order.indexOf(STATUS_LABELS.PackagingLabeling); index < current; index++) {
+    if (order[index] === STATUS_LABELS.PackagingLabeling)
+      add(entered(index + 1), 'rep', { type: 'RecordShipment', ...SAMPLE_SHIPMENT }, -1);
+    if (order[index] === STATUS_LABELS.Delivery)
+      add(entered(index + 1), doctor, { type: 'MarkReceived' }, -1);
     add(entered(index + 1), 'rep', { type: 'AdvanceStage', fromStatus: order[index] });
+  }
   STAGE_STARTS_DAYS_AGO.forEach((daysAgo, index) => {
     const stageNumber = index + 1;
     add(

@@ -7,7 +7,15 @@ import { caseIdRows } from '../rebuild/read-model-rows.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
 import { UserCommandService } from '../users/user-command.service.js';
 import { UsersQueries } from '../users/users.queries.js';
-import { DEMO_PASSWORD, DEMO_USERS, sampleStory, type SampleStep } from './sample-data.js';
+import { MaterialsStore } from '../materials/materials.store.js';
+import {
+  DEMO_MATERIAL_SETTINGS,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  demoLots,
+  sampleStory,
+  type SampleStep,
+} from './sample-data.js';
 
 /**
  * First start of an empty store: the admin Manager from ADMIN_PASSWORD and, in demo mode, the
@@ -26,6 +34,7 @@ export class SeedService {
     private readonly users: UsersQueries,
     private readonly userCommands: UserCommandService,
     private readonly cases: CaseCommandService,
+    private readonly materials: MaterialsStore,
   ) {}
 
   async seedEmptyStore(): Promise<void> {
@@ -44,6 +53,7 @@ export class SeedService {
     if (!this.config.demoData) return;
     for (const user of DEMO_USERS)
       await this.createUser(user.username, user.role, DEMO_PASSWORD, correlationId);
+    await this.seedMaterials(correlationId);
     for (const step of sampleStory()) await this.run(step, correlationId);
     this.logger.log('Seeded the demo users and sample cases.');
   }
@@ -60,6 +70,9 @@ export class SeedService {
         ...command,
         doctor: doctor ? { username: doctor.username, role: doctor.role } : null,
       };
+    } else if (command.type === 'AdvanceStage') {
+      const { lotNumbers = [], ...advance } = command;
+      domainCommand = { ...advance, lots: await this.materials.resolve(lotNumbers) };
     } else domainCommand = command;
     await this.cases.execute(caseId, domainCommand, actor, {
       correlationId,
@@ -73,6 +86,17 @@ export class SeedService {
             }
           : undefined,
     });
+  }
+
+  /** The lab's settings by the admin, its lots by the technician, through the materials' own commands. */
+  private async seedMaterials(correlationId: string): Promise<void> {
+    await this.materials.changeSettings(
+      DEMO_MATERIAL_SETTINGS,
+      { username: 'admin', role: 'Manager' },
+      correlationId,
+    );
+    for (const lot of demoLots(new Date()))
+      await this.materials.registerLot(lot, { username: 'tech', role: 'Technician' }, correlationId);
   }
 
   private async refuseGuessableUsers(): Promise<void> {

@@ -1,6 +1,8 @@
 import type { LogListener } from '../event-store/log-listener';
 import type { DataSource } from 'typeorm';
 import { WorkQueueQuery } from './work-queue.query';
+import type { MaterialsStore } from '../materials/materials.store';
+import { DEFAULT_MATERIAL_SETTINGS } from '@alignerflow/domain';
 
 const row = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -32,7 +34,8 @@ describe('WorkQueueQuery', () => {
       },
     } as unknown as DataSource;
     const log = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as LogListener;
-    const query = new WorkQueueQuery(dataSource, log);
+    const materials = { settings: async () => DEFAULT_MATERIAL_SETTINGS } as unknown as MaterialsStore;
+    const query = new WorkQueueQuery(dataSource, materials, log);
     const text = await query.json({ username: 'tech', role: 'Technician' });
     expect(calls).toEqual([
       [['Model Printing', 'Thermoforming', 'Trimming & Polishing', 'Quality Check'], 'tech'],

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import {
-  compareWorkQueue,
+  workQueueComparator,
+  type Shipment,
   isInWorkQueue,
   queueStatusesOf,
   type Actor,
@@ -10,7 +11,10 @@ import {
 import { DataSource } from 'typeorm';
 import { CaseListCache, type ListVersion } from '../cases/case-list-cache.js';
 import { LogListener } from '../event-store/log-listener.js';
+import { MaterialsStore } from '../materials/materials.store.js';
 import { CASE_SUMMARY_SQL } from '../cases/projections/case-view.projection.js';
+
+const SHIPPED = {} as Shipment;
 
 /** What the queue rule and order read of a case, and the case's summary as JSON text. */
 interface QueueRow {
@@ -20,6 +24,7 @@ interface QueueRow {
   delivery_date: string | null;
   priority: Priority;
   status_entered_at: string;
+  shipped: boolean;
   assignee: string | null;
   summary: string;
 }
@@ -37,6 +42,7 @@ export class WorkQueueQuery implements OnModuleDestroy {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly materials: MaterialsStore,
     log: LogListener,
   ) {
     this.cache = new CaseListCache(dataSource, log);
@@ -54,9 +60,11 @@ export class WorkQueueQuery implements OnModuleDestroy {
 
   /** The queue's JSON text (Case summaries, in queue order). */
   async json(actor: Actor): Promise<string> {
+    const { transitDays } = await this.materials.settings();
     const rows: QueueRow[] = await this.dataSource.query(
       `SELECT v.id, v.status, v.on_hold, v.data->>'deliveryDate' AS delivery_date,
               v.data->>'priority' AS priority, v.data->>'statusEnteredAt' AS status_entered_at,
+              coalesce(jsonb_array_length(v.data->'shipments'), 0) > 0 AS shipped,
               (SELECT step->>'assignedTo' FROM jsonb_array_elements(v.data->'alignerWorkflow') step
                 WHERE step->>'name' = v.status LIMIT 1) AS assignee,
               (${CASE_SUMMARY_SQL})::text AS summary
@@ -74,6 +82,8 @@ export class WorkQueueQuery implements OnModuleDestroy {
         deliveryDate: row.delivery_date,
         priority: row.priority,
         statusEnteredAt: row.status_entered_at,
+        // Only whether it shipped matters to the ship-by order.
+        shipments: row.shipped ? [SHIPPED] : [],
         // The rule reads only the current stage's step.
         alignerWorkflow:
           row.assignee === null
@@ -82,7 +92,7 @@ export class WorkQueueQuery implements OnModuleDestroy {
         summary: row.summary,
       }))
       .filter((item) => isInWorkQueue(item, actor))
-      .sort(compareWorkQueue);
+      .sort(workQueueComparator(transitDays));
     return `[${queued.map((item) => item.summary).join(',')}]`;
   }
 }

@@ -4,6 +4,7 @@ import { Icon } from '../components/Icon';
 import { EnableNotificationsButton } from '../features/pwa/EnableNotificationsButton';
 import { InstallButton } from '../features/pwa/InstallButton';
 import { APP_TEXTS } from './texts';
+import { MATERIALS_TEXTS } from '../features/materials/texts';
 import type { Theme } from './useTheme';
 
 interface HeaderProps {
@@ -16,6 +17,8 @@ interface HeaderProps {
   onNewCase: () => void;
   /** Managers: open the Reports screen. */
   onReports?: () => void;
+  /** Lab staff: open the Materials screen. */
+  onMaterials?: () => void;
   onLogout: () => void;
   /** My Account: password change, sign out everywhere. */
   onOpenAccount: () => void;
@@ -31,6 +34,7 @@ export function Header({
   onEditCase,
   onNewCase,
   onReports,
+  onMaterials,
   onLogout,
   onOpenAccount,
 }: HeaderProps) {
@@ -77,6 +81,12 @@ export function Header({
             <button type="button" className="button button--ghost" onClick={onReports}>
               <Icon name="chart" />
               {APP_TEXTS.reports}
+            </button>
+          ) : null}
+          {onMaterials ? (
+            <button type="button" className="button button--ghost" onClick={onMaterials}>
+              <Icon name="database" />
+              {MATERIALS_TEXTS.screenTitle}
             </button>
           ) : null}
           <InstallButton className="button button--ghost" />
@@ -135,6 +145,12 @@ export function Header({
           <button type="button" className="menu-item" onClick={run(onReports)}>
             <Icon name="chart" />
             {APP_TEXTS.reports}
+          </button>
+        ) : null}
+        {onMaterials ? (
+          <button type="button" className="menu-item" onClick={run(onMaterials)}>
+            <Icon name="database" />
+            {MATERIALS_TEXTS.screenTitle}
           </button>
         ) : null}
         <InstallButton className="menu-item" />

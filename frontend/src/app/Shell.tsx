@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { can, sameUsername, STATUS_LABELS, type Case, type User } from '@alignerflow/domain';
+import { can, isStaff, sameUsername, STATUS_LABELS, type Case, type User } from '@alignerflow/domain';
 import { useCache } from '../api/cache';
 import { CaseDetail } from '../features/case-detail/CaseDetail';
 import { EditCaseDialog } from '../features/case-detail/EditCaseDialog';
@@ -25,6 +25,9 @@ import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
 
 // Managers only, with its charts: loaded when opened, not with the app.
+const MaterialsScreen = lazy(() =>
+  import('../features/materials/MaterialsScreen').then((module) => ({ default: module.MaterialsScreen })),
+);
 const ReportsScreen = lazy(() =>
   import('../features/reports/ReportsScreen').then((module) => ({ default: module.ReportsScreen })),
 );
@@ -52,16 +55,22 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   const { theme, toggle } = useTheme();
   const scanner = useScanFragment();
   const [selectedCaseId, setSelectedCase] = useState<string | null>(null);
-  const [reportsOpen, setReportsOpen] = useState(false);
+  const [screen, setScreen] = useState<'reports' | 'materials' | null>(null);
+  const reportsOpen = screen === 'reports';
   const canViewReports = can(user.role, 'viewReports');
-  // Opening a case (from a list, a scan, a new case) leaves the Reports screen.
+  const canSeeMaterials = isStaff(user.role);
+  // Opening a case (from a list, a scan, a new case) leaves the Reports and Materials screens.
   const setSelectedCaseId = (caseId: string | null) => {
-    setReportsOpen(false);
+    setScreen(null);
     setSelectedCase(caseId);
   };
   const openReports = () => {
     setSelectedCase(null);
-    setReportsOpen(true);
+    setScreen('reports');
+  };
+  const openMaterials = () => {
+    setSelectedCase(null);
+    setScreen('materials');
   };
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
@@ -96,6 +105,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onEditCase={editSelected}
         onNewCase={openNew}
         onReports={canViewReports ? openReports : undefined}
+        onMaterials={canSeeMaterials ? openMaterials : undefined}
         onLogout={onLogout}
         onOpenAccount={() => setSettings('account')}
       />
@@ -111,6 +121,10 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         ) : reportsOpen && canViewReports ? (
           <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
             <ReportsScreen />
+          </Suspense>
+        ) : screen === 'materials' && canSeeMaterials ? (
+          <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
+            <MaterialsScreen user={user} />
           </Suspense>
         ) : selectedCaseId ? (
           <CaseDetail

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CaseCommandService } from '../../cases/case-command.service.js';
 import { DomainRejection } from '../../common/domain-rejection.js';
+import { MaterialsStore } from '../../materials/materials.store.js';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../notifications.config.js';
 
 /** Arbitrary but fixed: the processes of one database take turns scanning. */
@@ -31,6 +32,7 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly dataSource: DataSource,
     private readonly commands: CaseCommandService,
+    private readonly materials: MaterialsStore,
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
@@ -82,9 +84,13 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async alertAll(now: Date, runner: { query: DataSource['query'] }): Promise<string[]> {
     const days = this.config.atRiskDays;
+    // A case not yet shipped is due by its ship-by date: the due date minus the transit days.
+    const { transitDays } = await this.materials.settings();
     const today = localDay(now);
     // A coarse cut in SQL (due by the end of the window), then the one rule on each case.
-    const cutoff = localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days + 1));
+    const cutoff = localDay(
+      new Date(now.getFullYear(), now.getMonth(), now.getDate() + days + transitDays + 1),
+    );
     const rows: { data: Omit<Case, 'version' | 'notes'> }[] = await runner.query(
       `SELECT data FROM case_view
         WHERE NOT deleted AND NOT on_hold AND delivery_date IS NOT NULL AND delivery_date < $1::date`,
@@ -94,14 +100,22 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
       rows.map((row) => row.data),
       now,
       days,
-    ).filter((item) => item.riskAlerts?.[isOverdue(item, now) ? 'overdue' : 'at_risk'] !== today);
+      transitDays,
+    ).filter(
+      (item) => item.riskAlerts?.[isOverdue(item, now, transitDays) ? 'overdue' : 'at_risk'] !== today,
+    );
     const alerted: string[] = [];
     for (const item of atRisk) {
       try {
-        await this.commands.execute(item.id, { type: 'FlagAtRisk', atRiskDays: days }, SYSTEM_ACTOR, {
-          correlationId: `risk-scan-${randomUUID()}`,
-          at: now.toISOString(),
-        });
+        await this.commands.execute(
+          item.id,
+          { type: 'FlagAtRisk', atRiskDays: days, transitDays },
+          SYSTEM_ACTOR,
+          {
+            correlationId: `risk-scan-${randomUUID()}`,
+            at: now.toISOString(),
+          },
+        );
         alerted.push(item.id);
       } catch (error) {
         // Changed meanwhile (resumed, advanced, alerted by another process): the domain said no.

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
+import { DEFAULT_MATERIAL_SETTINGS } from '@alignerflow/domain';
 import {
   after,
   designer,
@@ -110,6 +111,19 @@ describe('CaseDetail: panels per role and status', () => {
   });
 });
 
+/** The lot picker's reads: an empty register, the default settings. */
+const MATERIALS_ROUTES = {
+  'GET /materials/lots': { body: [] },
+  'GET /materials/settings': { body: DEFAULT_MATERIAL_SETTINGS },
+};
+
+/** At Thermoforming the button opens the lot picker; its Complete Stage sends the advance. */
+async function completeWithoutLots() {
+  fireEvent.click(advance());
+  const dialog = await screen.findByRole('dialog', { name: 'Complete Thermoforming' });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Complete Stage' }));
+}
+
 describe('CaseDetail: Complete Stage & Advance', () => {
   it.each<[string, typeof manager, RoadStatus, boolean, string | null]>([
     ['technician at Thermoforming', technician, 'Thermoforming', true, null],
@@ -166,12 +180,13 @@ describe('CaseDetail: Complete Stage & Advance', () => {
     const item = caseAt('Thermoforming');
     const { server } = renderDetail(technician, item, {
       routes: {
+        ...MATERIALS_ROUTES,
         'POST /cases/CA-2025-123/advance': {
           body: after(item, [E.advanced('Thermoforming', 'Trimming & Polishing'), technician]),
         },
       },
     });
-    fireEvent.click(advance());
+    await completeWithoutLots();
     await vi.waitFor(() => expect(cached()?.status).toBe('Trimming & Polishing'));
     expect(server.calls('POST', '/cases/CA-2025-123/advance')[0].body).toEqual({
       fromStatus: 'Thermoforming',
@@ -186,6 +201,7 @@ describe('CaseDetail: Complete Stage & Advance', () => {
     const moved = after(item, E.advanced('Thermoforming', 'Trimming & Polishing'));
     const { server } = renderDetail(technician, item, {
       routes: {
+        ...MATERIALS_ROUTES,
         'POST /cases/CA-2025-123/advance': {
           status: 409,
           body: { error: 'The case was changed by someone else. Reload and try again.' },
@@ -193,7 +209,7 @@ describe('CaseDetail: Complete Stage & Advance', () => {
         'GET /cases/CA-2025-123': { body: moved },
       },
     });
-    fireEvent.click(advance());
+    await completeWithoutLots();
     await vi.waitFor(() => expect(cached()?.version).toBe(moved.version));
     const alerts = screen.getAllByText('The case was changed by someone else. Reload and try again.');
     expect(alerts.length).toBeGreaterThanOrEqual(1);
@@ -203,7 +219,7 @@ describe('CaseDetail: Complete Stage & Advance', () => {
 
   it('a 403 shows the server text next to the button without reloading', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { server } = renderDetail(technician, caseAt('Thermoforming'), {
+    const { server } = renderDetail(technician, caseAt('Trimming & Polishing'), {
       routes: {
         'POST /cases/CA-2025-123/advance': {
           status: 403,

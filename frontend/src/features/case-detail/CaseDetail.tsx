@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Case, User } from '@alignerflow/domain';
+import { STATUS_LABELS, statusIndex, type Case, type User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
 import { caseWorkApi } from '../case-work/caseWorkApi';
@@ -7,6 +7,7 @@ import { CaseLinks } from '../case-work/CaseLinks';
 import { PlanVersions } from '../case-work/PlanVersions';
 import { ReorderDialog } from '../case-work/ReorderDialog';
 import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
+import { DevicePanel } from '../materials/DevicePanel';
 import { ApprovalPanel } from './ApprovalPanel';
 import { caseAbilities } from './caseAbilities';
 import { caseDetailApi } from './caseDetailApi';
@@ -115,6 +116,9 @@ export function CaseDetail({
         reassignEnabled={abilities.reassign}
         commands={commands}
       />
+      {statusIndex(item.status) >= statusIndex(STATUS_LABELS.ModelPrinting) ? (
+        <DevicePanel item={item} user={user} commands={commands} />
+      ) : null}
       <div className="cd-layout">
         <div className="cd-layout__main">
           {abilities.saveSimulation ? (

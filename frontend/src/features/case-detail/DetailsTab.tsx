@@ -9,7 +9,7 @@ import {
 } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
 import { ActionError } from './ActionError';
-import { caseDetailApi } from './caseDetailApi';
+import { useStageAdvance } from '../materials/useStageAdvance';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';
 
@@ -28,6 +28,7 @@ const ownsAStage = (role: Role) => CASE_STATUSES.some((status) => stageOwners(st
  */
 export function DetailsTab({ item, user, commands }: DetailsTabProps) {
   const { enabled, message } = advanceAvailability(item, user);
+  const stageAdvance = useStageAdvance(item, commands);
   const next = nextStatus(item.status);
   const guidanceId = `advance-guidance-${item.id}`;
   return (
@@ -39,7 +40,7 @@ export function DetailsTab({ item, user, commands }: DetailsTabProps) {
             className="button button--primary button--block"
             disabled={!enabled || commands.busy === 'advance'}
             aria-describedby={message ? guidanceId : undefined}
-            onClick={() => void commands.run('advance', () => caseDetailApi.advance(item, item.status))}
+            onClick={stageAdvance.start}
           >
             <Icon name="check" />
             {T.completeAdvance}
@@ -52,6 +53,7 @@ export function DetailsTab({ item, user, commands }: DetailsTabProps) {
             <p className="hint">{T.advanceHint(item.status, next)}</p>
           ) : null}
           <ActionError message={commands.errors.advance} />
+          {stageAdvance.dialog}
         </div>
       ) : null}
       <h3 className="cd-tab__heading">{T.details}</h3>

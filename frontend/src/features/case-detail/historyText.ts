@@ -1,6 +1,7 @@
 import { evolve, formatPrice, REMAKE_REASON_LABELS, type Case, type CaseEvent } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import type { CaseHistoryEntry } from '@alignerflow/domain';
+import { deviceHistory, materialDetails } from '../materials/deviceHistory';
 import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
 
 export interface HistoryDetail {
@@ -79,7 +80,10 @@ function describe(
     case 'CaseRejected':
       return { sentence: H.CaseRejected(who), details: [{ label: H.reason, value: text(data.reason) }] };
     case 'StageAdvanced':
-      return { sentence: H.StageAdvanced(who, text(data.from), text(data.to)), details: [] };
+      return {
+        sentence: H.StageAdvanced(who, text(data.from), text(data.to)),
+        details: materialDetails(data),
+      };
     case 'TreatmentPlanApproved':
       return { sentence: H.TreatmentPlanApproved(who), details: [] };
     case 'ChangesRequested':
@@ -144,7 +148,7 @@ function describe(
       return { sentence: data.kind === 'overdue' ? H.CaseOverdue(due) : H.CaseAtRisk(due), details: [] };
     }
     default:
-      return { sentence: H.unknown(who, entry.type), details: [] };
+      return deviceHistory(entry.type, who, data) ?? { sentence: H.unknown(who, entry.type), details: [] };
   }
 }
 

@@ -96,7 +96,7 @@ describe('ManagerDashboard', () => {
     expect(confirm).toHaveBeenCalledWith(
       'Are you sure you want to delete this case? This action cannot be undone.',
     );
-    expect(server.requests).toHaveLength(0);
+    expect(server.calls('DELETE', '/cases/CA-2024-001')).toHaveLength(0);
     fireEvent.click(button);
     await vi.waitFor(() => expect(rows()).toHaveLength(3));
     expect(server.calls('DELETE', '/cases/CA-2024-001')).toHaveLength(1);

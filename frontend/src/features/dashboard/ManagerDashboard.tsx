@@ -6,7 +6,8 @@ import type { SettingsSection } from '../settings/texts';
 import { AtRiskPanel } from './AtRiskPanel';
 import { CaseCards } from './CaseCards';
 import { CaseTable } from './CaseTable';
-import { casesAtRisk } from '@alignerflow/domain';
+import { AT_RISK_DAYS, casesAtRisk } from '@alignerflow/domain';
+import { useTransitDays } from '../materials/useTransitDays';
 import { matchesSearch, timeInStageOf } from './caseQueries';
 import { SummaryTiles } from './SummaryTiles';
 import { TimeInStagePanel } from './TimeInStagePanel';
@@ -42,7 +43,11 @@ export function ManagerDashboard({
     () => (query.trim() ? cases.filter((item) => matchesSearch(item, query)) : cases),
     [cases, query],
   );
-  const atRiskCases = useMemo(() => casesAtRisk(cases), [cases]);
+  const transitDays = useTransitDays(true);
+  const atRiskCases = useMemo(
+    () => casesAtRisk(cases, new Date(), AT_RISK_DAYS, transitDays),
+    [cases, transitDays],
+  );
   const atRisk = useMemo(() => new Set(atRiskCases.map((item) => item.id)), [atRiskCases]);
   const timeInStage = useMemo(() => figures?.timeInStage ?? timeInStageOf(cases), [figures, cases]);
 

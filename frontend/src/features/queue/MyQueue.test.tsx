@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { toCaseSummary, type Case, type User } from '@alignerflow/domain';
+import { DEFAULT_MATERIAL_SETTINGS, toCaseSummary, type Case, type User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { fakeServer, type Route } from '../../test/fakeServer';
 import { after, designer, E, makeCase, manager, representative, technician } from '../../test/fixtures';
@@ -47,6 +47,19 @@ const summaries = (...cases: Case[]) => cases.map(toCaseSummary);
 const cards = () => within(screen.getByRole('list', { name: 'Cases in my queue' })).getAllByRole('listitem');
 const cardOf = (id: string) => cards().find((card) => card.getAttribute('data-case-id') === id)!;
 
+/** The lot picker's reads: an empty register, the default settings. */
+const MATERIALS_ROUTES: Record<string, Route> = {
+  'GET /materials/lots': { body: [] },
+  'GET /materials/settings': { body: DEFAULT_MATERIAL_SETTINGS },
+};
+
+/** At Thermoforming the card's button opens the lot picker; its Complete Stage sends the advance. */
+async function completeThermoformingWithoutLots() {
+  fireEvent.click(screen.getByRole('button', { name: 'Complete Stage & Advance' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Complete Thermoforming' });
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Complete Stage' }));
+}
+
 describe('MyQueue', () => {
   it('shows each case of GET /work-queue in its order, with what the bench needs to see', async () => {
     setup({ 'GET /work-queue': { body: summaries(urgent, later) } });
@@ -86,13 +99,14 @@ describe('MyQueue', () => {
 
   it('a case advanced within the role moves on in place', async () => {
     setup({
+      ...MATERIALS_ROUTES,
       'GET /work-queue': { body: summaries(urgent) },
       'POST /cases/CA-2025-101/advance': {
         body: after(urgent, [E.advanced('Thermoforming', 'Trimming & Polishing'), technician, now()]),
       },
     });
     await screen.findByRole('list', { name: 'Cases in my queue' });
-    fireEvent.click(screen.getByRole('button', { name: 'Complete Stage & Advance' }));
+    await completeThermoformingWithoutLots();
     await vi.waitFor(() =>
       expect(within(cardOf('CA-2025-101')).getByText('Trimming & Polishing')).toBeTruthy(),
     );
@@ -101,6 +115,7 @@ describe('MyQueue', () => {
   it('a 409 shows the server text on the card and reloads the case', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { server } = setup({
+      ...MATERIALS_ROUTES,
       'GET /work-queue': { body: summaries(urgent) },
       'POST /cases/CA-2025-101/advance': {
         status: 409,
@@ -112,7 +127,7 @@ describe('MyQueue', () => {
       },
     });
     await screen.findByRole('list', { name: 'Cases in my queue' });
-    fireEvent.click(screen.getByRole('button', { name: 'Complete Stage & Advance' }));
+    await completeThermoformingWithoutLots();
     await vi.waitFor(() => expect(server.calls('GET', '/cases/CA-2025-101')).toHaveLength(1));
     const card = within(cardOf('CA-2025-101'));
     await vi.waitFor(() => expect(card.getByText('Trimming & Polishing')).toBeTruthy());

@@ -1,4 +1,6 @@
 import {
+  AT_RISK_DAYS,
+  shipByDate,
   advanceAvailability,
   daysUntilDue,
   isAtRisk,
@@ -11,7 +13,9 @@ import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import { toast } from '../../components/toastStore';
 import { ActionError } from '../case-detail/ActionError';
-import { caseDetailApi } from '../case-detail/caseDetailApi';
+import { MATERIALS_TEXTS } from '../materials/texts';
+import { useStageAdvance } from '../materials/useStageAdvance';
+import { useTransitDays } from '../materials/useTransitDays';
 import { CASE_DETAIL_TEXTS } from '../case-detail/texts';
 import { useCaseCommand } from '../case-detail/useCaseCommand';
 import { dueText } from '../dashboard/AtRiskPanel';
@@ -35,16 +39,17 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
   const commands = useCaseCommand(item.id);
   // The summary carries everything the advance rule reads; only the notes are left out.
   const { enabled, message } = advanceAvailability({ ...item, notes: [] }, user);
-  const atRisk = isAtRisk(item, now);
-  const days = daysUntilDue(item, now);
+  // A case not yet shipped is due by its ship-by date (the due date minus the lab's transit days).
+  const transitDays = useTransitDays(true);
+  const atRisk = isAtRisk(item, now, AT_RISK_DAYS, transitDays);
+  const shipBy = shipByDate(item, transitDays);
+  const days = daysUntilDue({ deliveryDate: shipBy }, now);
   const guidanceId = `queue-guidance-${item.id}`;
 
-  const advance = async () => {
-    const from = item.status;
-    const moved = await commands.run('advance', () => caseDetailApi.advance(item, from));
+  const stageAdvance = useStageAdvance(item, commands, (from) => {
     const to = nextStatus(from);
-    if (moved && to) toast(CASE_DETAIL_TEXTS.completeAdvance, T.advanced(item.id, to));
-  };
+    if (to) toast(CASE_DETAIL_TEXTS.completeAdvance, T.advanced(item.id, to));
+  });
 
   return (
     <li className={`queue-card${atRisk ? ' at-risk' : ''}`} data-case-id={item.id}>
@@ -70,6 +75,12 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
         <span className="queue-card__meta">
           <span>
             {T.dueDate}: {formatDate(item.deliveryDate)}
+            {shipBy !== item.deliveryDate ? (
+              <span className="muted">
+                {' '}
+                · {MATERIALS_TEXTS.shipBy} {formatDate(shipBy)}
+              </span>
+            ) : null}
             {days !== undefined ? <span className="muted"> · {dueText(days)}</span> : null}
           </span>
           <span>
@@ -83,7 +94,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
           className="button button--primary button--block queue-card__advance"
           disabled={!enabled || commands.busy === 'advance'}
           aria-describedby={message ? guidanceId : undefined}
-          onClick={() => void advance()}
+          onClick={stageAdvance.start}
         >
           <Icon name="check" />
           {CASE_DETAIL_TEXTS.completeAdvance}
@@ -94,6 +105,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
           </p>
         ) : null}
         <ActionError message={commands.errors.advance} />
+        {stageAdvance.dialog}
       </div>
     </li>
   );

@@ -30,6 +30,7 @@ import {
   optionalDateTime,
   isObject,
 } from './backup-fields.js';
+import { deviceFields } from '../materials/backup-devices.js';
 
 export const INVALID_BACKUP = 'Invalid backup file format.';
 
@@ -208,5 +209,6 @@ function checkCase(raw: unknown, now: string): BackupCase {
     planVersions: planVersions(input.planVersions),
     origin: origin(input.origin),
     followUps: followUps(input.followUps),
+    ...deviceFields(input),
   };
 }

@@ -1,4 +1,6 @@
 import { STATUS_LABELS, isActiveStatus, statusIndex, type CaseStatus } from './status.js';
+import { shipByDate } from '../materials/ship-by.js';
+import type { Shipment } from '../materials/shipping.js';
 
 /** A case is at risk when its due date is this many days away or fewer (api.md, Reach and insight). */
 export const AT_RISK_DAYS = 2;
@@ -10,6 +12,8 @@ export interface DueCase {
   status: CaseStatus;
   deliveryDate?: string | null;
   onHold?: boolean;
+  /** A case not yet shipped is due by its ship-by date (the due date minus the transit days). */
+  shipments?: Shipment[];
 }
 
 /** A 'YYYY-MM-DD' due date as local midnight (the lab's day), anything else as Date parses it. */
@@ -34,8 +38,13 @@ export function daysUntilDue(
  * At risk: active, not held, not yet at Packaging & Labeling or later, and due within
  * `atRiskDays` days or past. One rule for the dashboard, the work queue and the alerts.
  */
-export function isAtRisk(item: DueCase, now: Date = new Date(), atRiskDays = AT_RISK_DAYS): boolean {
-  return isAtRiskBefore(item, atRiskCutoff(now, atRiskDays));
+export function isAtRisk(
+  item: DueCase,
+  now: Date = new Date(),
+  atRiskDays = AT_RISK_DAYS,
+  transitDays = 0,
+): boolean {
+  return isAtRiskBefore(item, atRiskCutoff(now, atRiskDays), transitDays);
 }
 
 /** The cases at risk now: one clock reading for the whole list, not one per case. */
@@ -43,15 +52,16 @@ export function casesAtRisk<T extends DueCase>(
   cases: T[],
   now: Date = new Date(),
   atRiskDays = AT_RISK_DAYS,
+  transitDays = 0,
 ): T[] {
   const cutoff = atRiskCutoff(now, atRiskDays);
-  return cases.filter((item) => isAtRiskBefore(item, cutoff));
+  return cases.filter((item) => isAtRiskBefore(item, cutoff, transitDays));
 }
 
-/** Overdue: an active case whose due day has passed. */
-export function isOverdue(item: DueCase, now: Date = new Date()): boolean {
+/** Overdue: an active case whose due day (its ship-by day while not shipped) has passed. */
+export function isOverdue(item: DueCase, now: Date = new Date(), transitDays = 0): boolean {
   if (!isActiveStatus(item.status)) return false;
-  const days = daysUntilDue(item, now);
+  const days = daysUntilDue({ deliveryDate: shipByDate(item, transitDays) }, now);
   return days !== undefined && days < 0;
 }
 
@@ -60,12 +70,12 @@ function atRiskCutoff(now: Date, atRiskDays: number): number {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate() + atRiskDays + 1).getTime();
 }
 
-function isAtRiskBefore(item: DueCase, cutoff: number): boolean {
+function isAtRiskBefore(item: DueCase, cutoff: number, transitDays: number): boolean {
   if (!isActiveStatus(item.status) || item.onHold || !item.deliveryDate) return false;
   // The status first: it is cheaper than the date, and rules out every case past production.
   const index = statusIndex(item.status);
   if (index < 0 || index >= statusIndex(STATUS_LABELS.PackagingLabeling)) return false;
-  const due = parseDueDay(item.deliveryDate).getTime();
+  const due = parseDueDay(shipByDate(item, transitDays) ?? item.deliveryDate).getTime();
   // An unreadable due date counts as at risk: someone should look at it.
   return !(due >= cutoff);
 }

@@ -1,5 +1,7 @@
 import type { CaseStatus } from './status.js';
 import type { Actor } from '../permissions/roles.js';
+import type { StageRecord } from '../materials/records.js';
+import type { Shipment } from '../materials/shipping.js';
 
 export type Priority = 'Normal' | 'High';
 export const PRIORITIES: readonly Priority[] = ['Normal', 'High'];
@@ -133,6 +135,15 @@ export interface Case {
   origin: CaseOrigin | null;
   /** The remakes and refinements ordered from this case, oldest first. */
   followUps: FollowUp[];
+  /**
+   * Each stage's completion with who, when and the material lots and machine used (the device
+   * record); absent until the first stage is completed, and on cases restored from older backups.
+   */
+  stageRecords?: StageRecord[];
+  /** The shipments of the case's devices, oldest first; absent until the first. */
+  shipments?: Shipment[];
+  /** When the doctor (or a Manager) marked the devices received; absent until then. */
+  receivedAt?: string;
   /** The stream version: how many events made this state. */
   version: number;
   /**

@@ -1,6 +1,13 @@
 /** The commands a case is decided on, as the domain names them. */
 import type { ReorderInput } from './decide-reorder.js';
 import type { Role } from '../permissions/roles.js';
+import type { Lot } from '../materials/lots.js';
+
+/** A lot named at a stage's completion, and the register's lot of that number (null: unknown). */
+export interface LotUse {
+  lotNumber: string;
+  lot: Pick<Lot, 'lotNumber' | 'expiresOn'> | null;
+}
 
 export interface NewCaseInput {
   patientName?: unknown;
@@ -21,7 +28,17 @@ export type CaseCommand =
   | { type: 'CreateCase'; caseId: string; input: NewCaseInput }
   | { type: 'ApproveCase'; doctorUsername: string; doctor: { username: string; role: Role } | null }
   | { type: 'RejectCase'; reason: unknown }
-  | { type: 'AdvanceStage'; fromStatus?: string }
+  | {
+      type: 'AdvanceStage';
+      fromStatus?: string;
+      /** The lots named, each with its registered lot (null: unknown), as the server found them. */
+      lots?: LotUse[];
+      machine?: unknown;
+      /** The lab's rule: Model Printing and Thermoforming need a lot. */
+      requireLots?: boolean;
+    }
+  | { type: 'RecordShipment'; carrier: unknown; trackingNumber: unknown; shippedAt?: unknown }
+  | { type: 'MarkReceived' }
   | { type: 'ApproveTreatmentPlan' }
   | { type: 'RequestChanges'; comment: unknown }
   | { type: 'HoldCase' }
@@ -39,6 +56,6 @@ export type CaseCommand =
   | { type: 'RemoveFile'; url: unknown; reason: unknown }
   | { type: 'OrderFollowUp'; newCaseId: string; input: ReorderInput }
   /** The at-risk scan: alert the Managers if the case is at risk now and was not alerted today. */
-  | { type: 'FlagAtRisk'; atRiskDays?: number };
+  | { type: 'FlagAtRisk'; atRiskDays?: number; transitDays?: number };
 
 export type CaseCommandType = CaseCommand['type'];

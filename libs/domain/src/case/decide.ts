@@ -5,6 +5,7 @@ import { nextStatus, parseStatus, STATUS_LABELS } from './status.js';
 import { CASE_TEXTS } from './texts.js';
 import { decideAddFiles, decideRemoveFile } from './decide-files.js';
 import { decideReorder } from './decide-reorder.js';
+import { checkStageMaterials, decideReceived, decideShipment } from './decide-devices.js';
 import { AT_RISK_DAYS, isAtRisk, isOverdue } from './at-risk.js';
 import {
   can,
@@ -59,7 +60,11 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       return accept({ type: 'CaseRejected', data: { reason: reason.value } });
     }
     case 'AdvanceStage':
-      return decideAdvance(state, command.fromStatus, actor);
+      return decideAdvance(state, command.fromStatus, actor, command, now);
+    case 'RecordShipment':
+      return decideShipment(state, command, actor, now);
+    case 'MarkReceived':
+      return decideReceived(state, actor);
     case 'ApproveTreatmentPlan':
     case 'RequestChanges': {
       const blocked = doctorApprovalOnly(state, actor);
@@ -134,7 +139,7 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
     case 'OrderFollowUp':
       return decideReorder(state, command.newCaseId, command.input, actor);
     case 'FlagAtRisk':
-      return decideRisk(state, now, command.atRiskDays ?? AT_RISK_DAYS);
+      return decideRisk(state, now, command.atRiskDays ?? AT_RISK_DAYS, command.transitDays ?? 0);
   }
 }
 
@@ -167,7 +172,13 @@ export function workflowBlock(state: Case): string | undefined {
   return undefined;
 }
 
-function decideAdvance(state: Case, fromStatus: string | undefined, actor: Actor): Decision {
+function decideAdvance(
+  state: Case,
+  fromStatus: string | undefined,
+  actor: Actor,
+  materials: Pick<Extract<CaseCommand, { type: 'AdvanceStage' }>, 'lots' | 'machine' | 'requireLots'> = {},
+  now?: string,
+): Decision {
   if (fromStatus !== undefined && parseStatus(fromStatus) !== state.status) {
     return conflict(CASE_TEXTS.concurrentChange);
   }
@@ -180,7 +191,9 @@ function decideAdvance(state: Case, fromStatus: string | undefined, actor: Actor
   if (!allowed) return forbidden(CASE_TEXTS.onlyCompletedBy(owners));
   const to = nextStatus(state.status);
   if (!to) return conflict(CASE_TEXTS.complete);
-  return accept({ type: 'StageAdvanced', data: { from: state.status, to } });
+  const used = checkStageMaterials(state.status, materials, localDay(now ? new Date(now) : new Date()));
+  if ('rejection' in used) return used.rejection;
+  return accept({ type: 'StageAdvanced', data: { from: state.status, to, ...used.value } });
 }
 
 /** What the "Complete Stage & Advance" button shows: enabled, or the guidance text instead. */
@@ -326,10 +339,10 @@ export function localDay(at: Date): string {
  * One CaseAtRisk per case, kind and day: at risk by the one rule (at-risk.ts; never while held),
  * overdue when the due day has passed, and not yet alerted of that kind today.
  */
-function decideRisk(state: Case, now: string, atRiskDays: number): Decision {
+function decideRisk(state: Case, now: string, atRiskDays: number, transitDays: number): Decision {
   const at = new Date(now);
-  if (state.deleted || !isAtRisk(state, at, atRiskDays)) return conflict(CASE_TEXTS.notAtRisk);
-  const kind = isOverdue(state, at) ? 'overdue' : 'at_risk';
+  if (state.deleted || !isAtRisk(state, at, atRiskDays, transitDays)) return conflict(CASE_TEXTS.notAtRisk);
+  const kind = isOverdue(state, at, transitDays) ? 'overdue' : 'at_risk';
   const day = localDay(at);
   if (state.riskAlerts?.[kind] === day) return conflict(CASE_TEXTS.riskAlreadyAlerted(kind, day));
   return accept({ type: 'CaseAtRisk', data: { kind, day, deliveryDate: state.deliveryDate } });

@@ -9,6 +9,7 @@ import type {
   StageStatus,
 } from './case.js';
 import type { CaseStatus } from './status.js';
+import type { Carrier } from '../materials/shipping.js';
 
 /** at_risk: due within AT_RISK_DAYS; overdue: the due day has passed. */
 export type RiskKind = 'at_risk' | 'overdue';
@@ -44,7 +45,8 @@ export type CaseEventData =
     }
   | { type: 'CaseApproved'; data: { doctorUsername: string } }
   | { type: 'CaseRejected'; data: { reason: string } }
-  | { type: 'StageAdvanced'; data: { from: CaseStatus; to: CaseStatus } }
+  /** `lots` and `machine`: what the stage completed used, when the user recorded them. */
+  | { type: 'StageAdvanced'; data: { from: CaseStatus; to: CaseStatus; lots?: string[]; machine?: string } }
   | { type: 'TreatmentPlanApproved'; data: Record<string, never> }
   | { type: 'ChangesRequested'; data: { comment: string } }
   | { type: 'CaseHeld'; data: Record<string, never> }
@@ -70,6 +72,10 @@ export type CaseEventData =
     }
   /** The Managers were alerted that the case may miss its due date (at most once a day per kind). */
   | { type: 'CaseAtRisk'; data: { kind: RiskKind; day: string; deliveryDate: string | null } }
+  /** The case's devices left the lab (trackingUrl is derived from carrier and number). */
+  | { type: 'ShipmentRecorded'; data: { carrier: Carrier; trackingNumber: string; shippedAt: string } }
+  /** The doctor (or a Manager) confirmed the devices arrived. */
+  | { type: 'CaseReceived'; data: Record<string, never> }
   /** A case brought in whole by a restore; its earlier history lives in the backup, not here. */
   | { type: 'CaseImported'; data: { case: Omit<Case, 'version'> } };
 
@@ -100,6 +106,8 @@ export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
   'FileRemoved',
   'FollowUpOrdered',
   'CaseAtRisk',
+  'ShipmentRecorded',
+  'CaseReceived',
 ];
 
 export function caseStreamId(caseId: string): string {

@@ -210,6 +210,25 @@ describe('every event type changes what it should', () => {
       (_before, after) => expect(after.followUps).toEqual([{ caseId: 'CA-2025-999', kind: 'remake' }]),
     ],
     [
+      'ShipmentRecorded',
+      { type: 'ShipmentRecorded', data: { carrier: 'ups', trackingNumber: '1Z 999', shippedAt: at } },
+      (_before, after) =>
+        expect(after.shipments).toEqual([
+          {
+            carrier: 'ups',
+            trackingNumber: '1Z 999',
+            trackingUrl: 'https://www.ups.com/track?tracknum=1Z%20999',
+            shippedAt: at,
+            by: 'admin',
+          },
+        ]),
+    ],
+    [
+      'CaseReceived',
+      { type: 'CaseReceived', data: {} },
+      (_before, after) => expect(after.receivedAt).toBe(at),
+    ],
+    [
       'CaseAtRisk (only the record of the alert changes)',
       { type: 'CaseAtRisk', data: { kind: 'overdue', day: '2025-03-21', deliveryDate: '2025-03-20' } },
       (before, after) => {
@@ -250,6 +269,8 @@ describe('every event type changes what it should', () => {
         'FileRemoved',
         'FollowUpOrdered',
         'CaseAtRisk',
+        'ShipmentRecorded',
+        'CaseReceived',
       ].sort(),
     );
   });

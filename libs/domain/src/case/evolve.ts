@@ -15,6 +15,8 @@ import { notesFull } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
 import { withDecidedPlan, withSubmittedPlan } from './plan-versions.js';
 import type { Actor } from '../permissions/roles.js';
+import type { StageRecord } from '../materials/records.js';
+import { trackingUrl } from '../materials/shipping.js';
 
 /** Applies one event to the state it follows. Pure: the same events always give the same case. */
 export function evolve(state: Case | null, event: CaseEvent): Case {
@@ -53,6 +55,13 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
   const { actor, at } = event;
   switch (event.type) {
     case 'CaseApproved':
+      recordStage(next, {
+        status: next.status,
+        completedAt: at,
+        by: actor.username,
+        lots: [],
+        machine: null,
+      });
       moveTo(next, STATUS_LABELS.DigitalPlanning, at, inPlace);
       next.assignedDoctorUsername = event.data.doctorUsername;
       addNote(next, CASE_TEXTS.approvedNote(actor.username, event.data.doctorUsername), actor, at, inPlace);
@@ -65,6 +74,14 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
     case 'StageAdvanced':
     case 'TreatmentPlanApproved': {
       const to = event.type === 'StageAdvanced' ? event.data.to : STATUS_LABELS.ModelPrinting;
+      const used: { lots?: string[]; machine?: string } = event.type === 'StageAdvanced' ? event.data : {};
+      recordStage(next, {
+        status: next.status,
+        completedAt: at,
+        by: actor.username,
+        lots: used.lots ?? [],
+        machine: used.machine ?? null,
+      });
       if (event.type === 'TreatmentPlanApproved')
         next.planVersions = withDecidedPlan(next, { outcome: 'approved' }, actor, at);
       else if (to === STATUS_LABELS.DoctorApproval) next.planVersions = withSubmittedPlan(next, actor, at);
@@ -142,6 +159,21 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
     case 'FollowUpOrdered':
       next.followUps = [...(next.followUps ?? []), { caseId: event.data.caseId, kind: event.data.kind }];
       break;
+    case 'ShipmentRecorded': {
+      const { carrier, trackingNumber, shippedAt } = event.data;
+      const shipment = {
+        carrier,
+        trackingNumber,
+        trackingUrl: trackingUrl(carrier, trackingNumber),
+        shippedAt,
+        by: actor.username,
+      };
+      next.shipments = [...(next.shipments ?? []), shipment];
+      break;
+    }
+    case 'CaseReceived':
+      next.receivedAt = at;
+      break;
     case 'CaseAtRisk':
       // Only the bookkeeping of alerts: the case itself is as it was.
       next.riskAlerts = { ...next.riskAlerts, [event.data.kind]: event.data.day };
@@ -201,6 +233,11 @@ function imported(theCase: Omit<Case, 'version'>, version: number): Case {
   copy.followUps ??= [];
   copy.version = version;
   return copy;
+}
+
+/** A stage completed: kept for the device record (a new array: records are few). */
+function recordStage(state: Case, record: StageRecord): void {
+  state.stageRecords = [...(state.stageRecords ?? []), record];
 }
 
 /**

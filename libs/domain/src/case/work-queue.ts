@@ -2,6 +2,7 @@ import type { Case } from './case.js';
 import { ALL_CASE_STATUSES, isActiveStatus, type CaseStatus } from './status.js';
 import { stageOwners } from '../permissions/permissions.js';
 import type { Actor, Role } from '../permissions/roles.js';
+import { shipByDate } from '../materials/ship-by.js';
 
 /** User-facing texts of the work queue (GET /work-queue and the My Queue screen). */
 export const WORK_QUEUE_TEXTS = {
@@ -37,7 +38,7 @@ export function isInWorkQueue(item: QueueCase, actor: Actor): boolean {
   return stageOwners(item.status).includes(actor.role) || isCurrentStageAssignedTo(item, actor.username);
 }
 
-type QueueOrderCase = Pick<Case, 'deliveryDate' | 'priority' | 'statusEnteredAt' | 'id'>;
+type QueueOrderCase = Pick<Case, 'deliveryDate' | 'priority' | 'statusEnteredAt' | 'id' | 'shipments'>;
 
 /**
  * The queue's order: the earliest due date first (none last), then High before Normal, then the
@@ -54,7 +55,21 @@ export function compareWorkQueue(a: QueueOrderCase, b: QueueOrderCase): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** The queue's order by ship-by dates: each due date less the lab's transit days until shipped. */
+export function workQueueComparator(transitDays = 0): (a: QueueOrderCase, b: QueueOrderCase) => number {
+  if (transitDays <= 0) return compareWorkQueue;
+  return (a, b) =>
+    compareWorkQueue(
+      { ...a, deliveryDate: shipByDate(a, transitDays) },
+      { ...b, deliveryDate: shipByDate(b, transitDays) },
+    );
+}
+
 /** The caller's queue out of a list of cases (the live screen updates its copy with it). */
-export function workQueueOf<T extends QueueCase & QueueOrderCase>(cases: T[], actor: Actor): T[] {
-  return cases.filter((item) => isInWorkQueue(item, actor)).sort(compareWorkQueue);
+export function workQueueOf<T extends QueueCase & QueueOrderCase>(
+  cases: T[],
+  actor: Actor,
+  transitDays = 0,
+): T[] {
+  return cases.filter((item) => isInWorkQueue(item, actor)).sort(workQueueComparator(transitDays));
 }

@@ -46,6 +46,10 @@ export interface RejectCaseBody extends ExpectedVersion {
 /** `POST /cases/{id}/advance`'s body: the status the user saw (a CaseStatus) stands for the version. */
 export interface AdvanceStageBody extends ExpectedVersion {
   fromStatus?: string;
+  /** The material lots used in the stage being completed (their lot numbers). */
+  lots?: string[];
+  /** The machine the stage ran on. */
+  machine?: string;
 }
 
 /** `POST /cases/{id}/request-changes`'s body: the doctor's comment. */

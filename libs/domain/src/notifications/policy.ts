@@ -2,6 +2,8 @@ import type { Case } from '../case/case.js';
 import type { CaseEvent, RiskKind } from '../case/events.js';
 import { STATUS_LABELS } from '../case/status.js';
 import type { Role } from '../permissions/roles.js';
+import { DEVICE_TEXTS } from '../materials/texts.js';
+import { CARRIER_NAMES } from '../materials/shipping.js';
 
 export const PRODUCT_NAME = 'AlignerFlow';
 export const DEFAULT_NOTIFICATION = { title: PRODUCT_NAME, body: 'You have a new update' } as const;
@@ -58,6 +60,7 @@ export const ALERTING_CASE_EVENTS: ReadonlySet<string> = new Set<CaseEvent['type
   'ChangesRequested',
   'CaseRejected',
   'CaseAtRisk',
+  'ShipmentRecorded',
 ]);
 
 /**
@@ -130,6 +133,12 @@ export function alertsFor(
         },
       ];
     }
+    case 'ShipmentRecorded':
+      return toDoctor(
+        after.assignedDoctorUsername,
+        DEVICE_TEXTS.shippedTitle(caseId),
+        DEVICE_TEXTS.shippedBody(CARRIER_NAMES[event.data.carrier], event.data.trackingNumber),
+      );
     case 'CaseAtRisk': {
       const due = event.data.deliveryDate ?? 'on no set date';
       const overdue = event.data.kind === 'overdue';
