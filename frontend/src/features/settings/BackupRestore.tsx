@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { Role } from '@alignerflow/domain';
-import { ApiError, api } from '../../api/client';
+import { ApiError, StepUpCancelled, api } from '../../api/client';
 import { loadAll } from '../../api/queries';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
@@ -49,7 +49,7 @@ export function BackupRestore({ role }: { role: Role }) {
       } catch (failure) {
         console.error('Restore failed', failure);
         setError(
-          failure instanceof ApiError && failure.status === 400
+          (failure instanceof ApiError && failure.status === 400) || failure instanceof StepUpCancelled
             ? failure.message
             : SETTINGS_TEXTS.restoreFailed,
         );
