@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { MfaStatus, User } from '@alignerflow/domain';
 import type { ClientConfig } from '@alignerflow/domain';
 import { ApiError, api, onEnrolmentRequired } from '../api/client';
@@ -75,6 +75,8 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
   const [splashDone, setSplashDone] = useState(false);
   const [session, setSession] = useState<Session>({ state: 'pending' });
   const [config, setConfig] = useState<ClientConfig>(DEFAULT_CONFIG);
+  /** A call answered that two-step sign-in must be set up first (possibly before the session was known). */
+  const enrolmentRequired = useRef(false);
 
   useEffect(() => {
     const timer = setTimeout(() => setSplashDone(true), SPLASH_MS);
@@ -87,13 +89,22 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
       .config()
       .then((answer) => current && setConfig({ ...DEFAULT_CONFIG, ...answer }))
       .catch(() => undefined);
-    void restoreSession().then((restored) => current && setSession(restored));
+    void restoreSession().then(
+      (restored) =>
+        current &&
+        setSession(
+          restored.state === 'signedIn' && enrolmentRequired.current
+            ? { state: 'enrolling', user: restored.user }
+            : restored,
+        ),
+    );
     return () => {
       current = false;
     };
   }, []);
 
   const openApp = useCallback((user: User) => {
+    enrolmentRequired.current = false;
     cache.begin(user);
     setSession({ state: 'loadingData', user });
     // A call refused meanwhile for want of two-step sign-in has switched to the enrolment screen.
@@ -119,17 +130,19 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
   // Any call refused until two-step sign-in is set up shows the enrolment screen.
   useEffect(
     () =>
-      onEnrolmentRequired(() =>
+      onEnrolmentRequired(() => {
+        enrolmentRequired.current = true;
         setSession((current) =>
           current.state === 'signedIn' || current.state === 'loadingData'
             ? { state: 'enrolling', user: current.user }
             : current,
-        ),
-      ),
+        );
+      }),
     [],
   );
 
   const signedOut = useCallback(() => {
+    enrolmentRequired.current = false;
     forgetSignIn();
     cache.clear();
     setSession({ state: 'signedOut' });

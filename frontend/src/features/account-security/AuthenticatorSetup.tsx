@@ -4,7 +4,7 @@ import { ApiError } from '../../api/client';
 import { errorMessage } from '../../api/errorMessage';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { qrDataUrl } from '../qr/qrImage';
+import { qrDataUrlOfText } from '../qr/qrImage';
 import { accountApi } from './accountSecurityApi';
 import { CodeField } from './CodeField';
 import { RecoveryCodes } from './RecoveryCodes';
@@ -36,7 +36,7 @@ export function AuthenticatorSetup({ username, active, onChanged }: Authenticato
   useEffect(() => {
     if (!enrolling) return;
     let current = true;
-    qrDataUrl(enrolling.otpauthUrl, 240)
+    qrDataUrlOfText(enrolling.otpauthUrl, 240)
       .then((qr) => current && setStep({ kind: 'enrolling', setup: enrolling, qr }))
       .catch((failure) => console.warn('QR code of the authenticator failed', failure));
     return () => {

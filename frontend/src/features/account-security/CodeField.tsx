@@ -22,13 +22,17 @@ export function CodeField({
   kind = 'totp',
   autoFocus,
 }: CodeFieldProps) {
+  const id = useId();
   const hintId = useId();
   const describedBy = [hint ? hintId : null, errorId ?? null].filter(Boolean).join(' ') || undefined;
   return (
-    <label className="field">
-      <span className="field__label">{label}</span>
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
       {kind === 'totp' ? (
         <input
+          id={id}
           name="code"
           inputMode="numeric"
           autoComplete="one-time-code"
@@ -42,6 +46,7 @@ export function CodeField({
         />
       ) : (
         <input
+          id={id}
           name="recoveryCode"
           autoComplete="off"
           autoCapitalize="none"
@@ -58,6 +63,6 @@ export function CodeField({
           {hint}
         </span>
       ) : null}
-    </label>
+    </div>
   );
 }
