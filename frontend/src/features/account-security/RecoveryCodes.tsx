@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Icon } from '../../components/Icon';
 import { SECURITY_TEXTS } from './texts';
 
@@ -22,6 +22,9 @@ function saveTextFile(text: string, fileName: string): void {
 /** The recovery codes, shown once, right after the authenticator was turned on. */
 export function RecoveryCodes({ username, codes, onDone }: RecoveryCodesProps) {
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The form that was focused is gone: the codes take the focus, so they are read out next.
+  useEffect(() => heading.current?.focus(), []);
   const fileText = `${SECURITY_TEXTS.recoveryFileHeader(username)}\n\n${codes.join('\n')}\n`;
 
   async function copy(): Promise<void> {
@@ -35,7 +38,9 @@ export function RecoveryCodes({ username, codes, onDone }: RecoveryCodesProps) {
 
   return (
     <section className="security-codes" aria-labelledby="recovery-codes-title">
-      <h4 id="recovery-codes-title">{SECURITY_TEXTS.recoveryCodes}</h4>
+      <h4 id="recovery-codes-title" ref={heading} tabIndex={-1}>
+        {SECURITY_TEXTS.recoveryCodes}
+      </h4>
       <p className="small">{SECURITY_TEXTS.recoveryCodesHint}</p>
       <ol className="security-codes__list">
         {codes.map((code) => (

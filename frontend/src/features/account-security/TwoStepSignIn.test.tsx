@@ -95,6 +95,7 @@ describe('TwoStepSignIn', () => {
     fireEvent.change(screen.getByLabelText('6-digit code'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Turn on' }));
     const list = await screen.findByRole('list');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Recovery codes' }));
     expect(
       within(list)
         .getAllByRole('listitem')
