@@ -19,7 +19,7 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras)/)',
+    '/node_modules/(?!(@nestjs|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@scure|@noble)/)',
   ],
   moduleNameMapper: {
     '^@alignerflow/domain$': '<rootDir>/libs/domain/src/index.ts',

@@ -35,7 +35,7 @@ const USERS = 20;
 const DEFAULT_CONCURRENCY = loadNotificationsConfig(
   loadConfig({
     DATABASE_URL: 'postgres://unused',
-    ADMIN_PASSWORD: 'bench-admin-password',
+    ADMIN_PASSWORD: 'bench-lab-password',
     DATA_DIR: tmpdir(),
   }),
   {},

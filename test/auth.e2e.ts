@@ -78,7 +78,9 @@ describe('auth over HTTP', () => {
         token: expect.any(String),
       });
       expect(answer.body.token.length).toBeGreaterThanOrEqual(32);
-      const setCookie = answer.headers.get('set-cookie') ?? '';
+      // The session cookie alone (the known-device cookie follows it: api.md Accounts).
+      const setCookie =
+        answer.headers.getSetCookie().find((cookie) => cookie.startsWith('af_session=')) ?? '';
       expect(setCookie).toMatch(/^af_session=/);
       expect(setCookie).toMatch(/;\s*HttpOnly/i);
       expect(setCookie).toMatch(/;\s*SameSite=Lax/i);
@@ -159,6 +161,7 @@ describe('auth over HTTP', () => {
       const me = await anonymous.get('/auth/me', { cookie });
       expect(me.status).toBe(200);
       expect(me.body).toEqual({
+        mfa: { totp: false, passkeys: 0, required: false },
         user: {
           username: 'dr.lee',
           role: 'Doctor',
@@ -236,11 +239,11 @@ describe('auth over HTTP', () => {
     it("ends a deleted user's sessions and applies a role change at once", async () => {
       const admin = await lab.login('admin');
       for (const username of ['gone.soon', 'promoted.soon'])
-        expect((await admin.post('/users', { username, password: 'doctor-pw', role: 'Doctor' })).status).toBe(
-          201,
-        );
-      const gone = await lab.login('gone.soon', 'doctor-pw');
-      const promoted = await lab.login('promoted.soon', 'doctor-pw');
+        expect(
+          (await admin.post('/users', { username, password: 'Molar-Quartz-77', role: 'Doctor' })).status,
+        ).toBe(201);
+      const gone = await lab.login('gone.soon', 'Molar-Quartz-77');
+      const promoted = await lab.login('promoted.soon', 'Molar-Quartz-77');
       expect((await gone.get('/auth/me')).status).toBe(200);
       expect((await promoted.get('/users')).status).toBe(403);
 
@@ -266,6 +269,7 @@ describe('auth over HTTP', () => {
         const me = await (await lab.login(username)).get('/auth/me');
         expect(me.status).toBe(200);
         expect(me.body).toEqual({
+          mfa: { totp: false, passkeys: 0, required: false },
           user: {
             username,
             role,

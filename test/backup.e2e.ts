@@ -19,10 +19,15 @@ const READ_MODELS = [
 function specFormatBackup() {
   return {
     users: [
-      { username: 'admin', password: 'admin-2024', role: 'admin' },
-      { username: 'sarah', password: 'rep pass 1', role: 'Representative', email: 'sarah@lab.example' },
-      { username: 'dr.lee', password: 'lee-secret', role: 'Doctor', activationSoundEnabled: false },
-      { username: 'mike', password: 'tech-pass', role: 'Technician' },
+      { username: 'admin', password: 'Old-lab-2024-pw', role: 'admin' },
+      {
+        username: 'sarah',
+        password: 'rep pass 1 long enough',
+        role: 'Representative',
+        email: 'sarah@lab.example',
+      },
+      { username: 'dr.lee', password: 'lee-secret-aligner', role: 'Doctor', activationSoundEnabled: false },
+      { username: 'mike', password: 'tech-pass-lathe', role: 'Technician' },
     ],
     cases: [
       {
@@ -323,6 +328,16 @@ describe('backup, restore and event export', () => {
         'Invalid user at index 1 (ADMIN): The default admin user must stay a Manager.',
       ],
       [{ username: 'Dr.Lee' }, 'Invalid user at index 2 (dr.lee): the username is listed twice.'],
+      // A plain password of an older file becomes a new password: the rules of api.md Accounts.
+      [{ password: 'short-pw' }, 'Invalid user at index 1 (sarah): Password must be at least 12 characters.'],
+      [
+        { password: 'Sarah-was-here-1' },
+        'Invalid user at index 1 (sarah): This password is too easy to guess. Choose another.',
+      ],
+      [
+        { password: 'password12345' },
+        'Invalid user at index 1 (sarah): This password is too easy to guess. Choose another.',
+      ],
     ] as const;
     for (const [change, message] of users) {
       const file = specFormatBackup();
@@ -337,9 +352,10 @@ describe('backup, restore and event export', () => {
   it("restores the spec's older format: old passwords work, 'admin' is a Manager, the rest gets defaults", async () => {
     // A second manager restores; the backup does not know them, so they are kept.
     expect(
-      (await admin.post('/users', { username: 'boss', password: 'boss-pass', role: 'Manager' })).status,
+      (await admin.post('/users', { username: 'boss', password: 'Quartz-Lantern-42', role: 'Manager' }))
+        .status,
     ).toBe(201);
-    const boss = await lab.login('boss', 'boss-pass');
+    const boss = await lab.login('boss', 'Quartz-Lantern-42');
     const adminSession = admin;
     const exportBefore = await boss.get('/events/export');
     const linesBefore = (exportBefore.body as string).trim().split('\n');
@@ -349,7 +365,7 @@ describe('backup, restore and event export', () => {
     await expectRebuildToChangeNothing();
 
     // Everyone signs in with the password of the backup.
-    const newAdmin = await lab.login('admin', 'admin-2024');
+    const newAdmin = await lab.login('admin', 'Old-lab-2024-pw');
     expect(newAdmin.user).toEqual({
       username: 'admin',
       role: 'Manager',
@@ -357,7 +373,7 @@ describe('backup, restore and event export', () => {
       activationSoundEnabled: true,
       notify: { push: true, email: true },
     });
-    const sarah = await lab.login('SARAH', 'rep pass 1');
+    const sarah = await lab.login('SARAH', 'rep pass 1 long enough');
     expect(sarah.user).toEqual({
       username: 'sarah',
       role: 'Representative',
@@ -365,7 +381,7 @@ describe('backup, restore and event export', () => {
       activationSoundEnabled: true,
       notify: { push: true, email: true },
     });
-    const lee = await lab.login('dr.lee', 'lee-secret');
+    const lee = await lab.login('dr.lee', 'lee-secret-aligner');
     expect(lee.user).toMatchObject({ username: 'dr.lee', role: 'Doctor', activationSoundEnabled: false });
     expect((await lab.anonymous.post('/auth/login', { username: 'dr.lee', password: 'demo' })).status).toBe(
       401,
@@ -456,7 +472,7 @@ describe('backup, restore and event export', () => {
       'CA-2024-001',
       'CA-2024-077',
     ]);
-    const mike = await lab.login('mike', 'tech-pass');
+    const mike = await lab.login('mike', 'tech-pass-lathe');
     expect((await mike.post('/cases/CA-2024-009/advance')).body.status).toBe('Quality Check');
     expect((await lee.post('/cases/CA-2024-077/staging/3/start')).status).toBe(200);
 

@@ -185,7 +185,12 @@ describe('bad input over HTTP', () => {
       path: () => '/users',
       caller: () => admin,
       target: async () => '',
-      body: { username: 'newbie', password: 'newbie-pw-1', role: 'Technician', email: 'newbie@lab.example' },
+      body: {
+        username: 'newbie',
+        password: 'fresh-Lantern-pw-1',
+        role: 'Technician',
+        email: 'newbie@lab.example',
+      },
       fields: { username: 'name', password: 'secret', role: 'name', email: 'text' },
       required: ['username', 'password'],
     },

@@ -1022,7 +1022,7 @@ describe('case commands over HTTP', () => {
 
     it('only adds a note when another technician holds the stage', async () => {
       expect(
-        (await admin.post('/users', { username: 'tech2', password: 'tech2-password', role: 'Technician' }))
+        (await admin.post('/users', { username: 'tech2', password: 'Lathe-Orbit-3333', role: 'Technician' }))
           .status,
       ).toBe(201);
       const theCase = await caseAt('Model Printing');

@@ -15,7 +15,7 @@ const root = resolve(__dirname, '..');
 const composeFile = join(root, 'docker', 'compose.yml');
 const installed = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
 const underCi = process.env.CI === 'true';
-const ADMIN_PASSWORD = 'a-long-admin-password';
+const ADMIN_PASSWORD = 'a-long-lab-secret-77';
 
 type Env = Record<string, string>;
 interface Service {

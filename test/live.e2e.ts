@@ -288,7 +288,7 @@ describe('GET /api/events (live stream)', () => {
     ]);
     const created = await admin.post('/users', {
       username: 'live.tech',
-      password: 'secret-1',
+      password: 'secret-Lantern-1',
       role: 'Technician',
     });
     expect(created.status).toBe(201);

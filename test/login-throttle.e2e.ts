@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { requestFrom } from './support/from-address';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** api.md Security, "Login throttling". */
@@ -17,10 +18,21 @@ describe('sign-in throttling per username and client address', () => {
     await Promise.all([lab?.close(), proxied?.close()]);
   });
 
+  /**
+   * Each test is its own client (a loopback address of its own), so that the per-address limit
+   * (api.md Accounts, tested in accounts-throttle.e2e.ts) never adds up across tests.
+   */
+  let client = '127.0.0.1';
+  let nextClient = 10;
+  beforeEach(() => {
+    client = `127.0.0.${nextClient++}`;
+  });
+
   const login = (app: TestApp, username: string, password: string, from?: string) =>
-    app.anonymous.request(
+    requestFrom(
+      client,
+      `${app.apiUrl}/auth/login`,
       'POST',
-      '/auth/login',
       { username, password },
       from ? { 'x-forwarded-for': from } : {},
     );

@@ -66,9 +66,9 @@ describe('notifications under faults', () => {
       for (let index = 1; index <= 4; index++) {
         const username = `manager${index}`;
         expect(
-          (await admin.post('/users', { username, password: 'manager-pw-1', role: 'Manager' })).status,
+          (await admin.post('/users', { username, password: 'Ledger-Quartz-1', role: 'Manager' })).status,
         ).toBe(201);
-        const manager = await lab.login(username, 'manager-pw-1');
+        const manager = await lab.login(username, 'Ledger-Quartz-1');
         for (let device = 0; device < 2; device++) {
           const subscription = push.subscribe();
           expect((await manager.post('/push/subscribe', subscription)).status).toBe(201);

@@ -5,7 +5,7 @@ import { createApp } from '../backend/src/app';
 import { ConfigError, loadConfig } from '../backend/src/config/config';
 import { startTestApp, type TestApp } from './support/test-app';
 
-const ADMIN_PASSWORD = 'a-long-admin-secret';
+const ADMIN_PASSWORD = 'a-long-lab-secret-77';
 
 /** Starts (and closes again) the app on `databaseUrl` outside demo mode; resolves or rejects as the start does. */
 async function startOutsideDemoMode(databaseUrl: string): Promise<void> {
@@ -50,23 +50,30 @@ describe('safe defaults (issue 11, point 4)', () => {
     });
     afterAll(() => lab?.close());
 
-    it('refuses to start while a Manager still has the demo password, naming them', async () => {
+    it('refuses to start while any user, of any role, still has the demo password, naming each', async () => {
       const admin = await lab.login('admin');
       expect(
-        (await admin.post('/users', { username: 'boss', password: 'boss-password', role: 'Manager' })).status,
+        (await admin.post('/users', { username: 'boss', password: 'Quartz-Lantern-42', role: 'Manager' }))
+          .status,
       ).toBe(201);
       const start = startOutsideDemoMode(lab.databaseUrl);
       await expect(start).rejects.toThrow(ConfigError);
       await expect(start).rejects.toThrow(
-        /^Invalid configuration: DEMO_DATA is off but the Manager "admin" can still sign in with the demo \(or an empty\) password/,
+        /^Invalid configuration: DEMO_DATA is off but the users "admin", "designer", "dr.lee", "dr.patel", "rep", "tech" can still sign in with the demo \(or an empty\) password/,
       );
     });
 
-    it('starts once that password is changed (other roles keep "demo")', async () => {
+    it('still refuses while one Technician keeps "demo", and starts once nobody does', async () => {
       const admin = await lab.login('admin');
       expect(
-        (await admin.put('/users/admin', { password: 'changed-admin-pw', currentPassword: 'demo' })).status,
+        (await admin.put('/users/admin', { password: 'changed-Quartz-pw', currentPassword: 'demo' })).status,
       ).toBe(200);
+      for (const username of ['designer', 'dr.lee', 'dr.patel', 'rep'])
+        expect((await admin.delete(`/users/${username}`)).status).toBe(204);
+      await expect(startOutsideDemoMode(lab.databaseUrl)).rejects.toThrow(
+        /^Invalid configuration: DEMO_DATA is off but the user "tech" can still sign in with the demo \(or an empty\) password/,
+      );
+      expect((await admin.put('/users/tech', { password: 'Lathe-Orbit-9173' })).status).toBe(200);
       await expect(startOutsideDemoMode(lab.databaseUrl)).resolves.toBeUndefined();
     });
   });

@@ -109,9 +109,9 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
       for (const [index, api] of [a, b].entries()) {
         const username = `manager${index + 1}`;
         expect(
-          (await adminA.post('/users', { username, password: 'manager-pw-1', role: 'Manager' })).status,
+          (await adminA.post('/users', { username, password: 'Ledger-Quartz-1', role: 'Manager' })).status,
         ).toBe(201);
-        await subscribe(await api.login(username, 'manager-pw-1'));
+        await subscribe(await api.login(username, 'Ledger-Quartz-1'));
       }
 
       // A live stream on each API.

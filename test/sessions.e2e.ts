@@ -141,14 +141,16 @@ describe('sessions (api.md Security)', () => {
   describe('across API processes and restarts', () => {
     it("a password change on one instance ends the user's other sessions on another", async () => {
       const admin = await lab.login('admin');
-      expect((await admin.post('/users', { username: 'roamer', password: 'roamer-pw-1' })).status).toBe(201);
-      const here = await lab.login('roamer', 'roamer-pw-1');
-      const elsewhere = await lab.login('roamer', 'roamer-pw-1');
+      expect((await admin.post('/users', { username: 'roamer', password: 'Wander-pw-0001' })).status).toBe(
+        201,
+      );
+      const here = await lab.login('roamer', 'Wander-pw-0001');
+      const elsewhere = await lab.login('roamer', 'Wander-pw-0001');
       const other = await secondInstance(lab);
       try {
         const onOther = new ApiClient(other.apiUrl, elsewhere.token);
         expect(
-          (await here.put('/users/roamer', { password: 'roamer-pw-2', currentPassword: 'roamer-pw-1' }))
+          (await here.put('/users/roamer', { password: 'Wander-pw-0002', currentPassword: 'Wander-pw-0001' }))
             .status,
         ).toBe(200);
         expect(await onOther.get('/auth/me')).toMatchObject({ status: 401, body: NOT_SIGNED_IN });

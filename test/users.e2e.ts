@@ -58,7 +58,7 @@ describe('users over HTTP', () => {
   let admin: ApiClient, rep: ApiClient, designer: ApiClient, tech: ApiClient, drLee: ApiClient;
   let counter = 0;
   /** A fresh user of its own for a test that changes or deletes it. */
-  const freshUser = async (role = 'Technician', password = 'secret-pw') => {
+  const freshUser = async (role = 'Technician', password = 'Secret-Pw-8842') => {
     const username = `user${++counter}`;
     const created = await admin.post('/users', { username, password, role });
     expect(created.status).toBe(201);
@@ -151,7 +151,7 @@ describe('users over HTTP', () => {
     it('creates a user: 201 with the public shape, who can then sign in', async () => {
       const created = await admin.post('/users', {
         username: 'Nina',
-        password: 'p4ss word',
+        password: 'p4ss word 7 river',
         role: 'Designer',
         email: 'nina@lab.example',
       });
@@ -163,19 +163,27 @@ describe('users over HTTP', () => {
         activationSoundEnabled: true,
         notify: { push: true, email: true },
       });
-      const signedIn = await lab.anonymous.post('/auth/login', { username: 'nina', password: 'p4ss word' });
+      const signedIn = await lab.anonymous.post('/auth/login', {
+        username: 'nina',
+        password: 'p4ss word 7 river',
+      });
       expect(signedIn.status).toBe(200);
       expect(signedIn.body.user.username).toBe('Nina');
       expect((await admin.get('/users')).body).toContainEqual(created.body);
     });
 
     it('defaults the role to Technician and accepts any letter case of a role', async () => {
-      expect((await admin.post('/users', { username: 'plain', password: 'plain-pw1' })).body.role).toBe(
-        'Technician',
-      );
       expect(
-        (await admin.post('/users', { username: 'shouty', password: 'shouty-pw1', role: 'REPRESENTATIVE' }))
-          .body.role,
+        (await admin.post('/users', { username: 'plain', password: 'Simple-pw1-river' })).body.role,
+      ).toBe('Technician');
+      expect(
+        (
+          await admin.post('/users', {
+            username: 'shouty',
+            password: 'Loud-voice-pw1',
+            role: 'REPRESENTATIVE',
+          })
+        ).body.role,
       ).toBe('Representative');
     });
 
@@ -240,8 +248,8 @@ describe('users over HTTP', () => {
       });
 
       const password = await client.put(`/users/${username}`, {
-        password: 'n3w-Secret',
-        currentPassword: 'secret-pw',
+        password: 'n3w-Secret-Harbor',
+        currentPassword: 'Secret-Pw-8842',
       });
       expect(password.status).toBe(200);
       expect(Object.keys(password.body).sort()).toEqual([
@@ -251,8 +259,10 @@ describe('users over HTTP', () => {
         'role',
         'username',
       ]);
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(401);
-      const again = await lab.login(username, 'n3w-Secret');
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'Secret-Pw-8842' })).status).toBe(
+        401,
+      );
+      const again = await lab.login(username, 'n3w-Secret-Harbor');
       expect((await again.get('/auth/me')).body.user).toEqual(email.body);
     });
 
@@ -360,11 +370,11 @@ describe('users over HTTP', () => {
   });
 
   describe('passwords (api.md Security)', () => {
-    const TOO_SHORT = { error: 'Password must be at least 8 characters.' };
+    const TOO_SHORT = { error: 'Password must be at least 12 characters.' };
     const WRONG_CURRENT = { error: 'The current password is incorrect.' };
 
-    it('refuses new passwords shorter than 8 characters, after the empty-field and duplicate checks', async () => {
-      for (const password of ['x', '1234567', ' 7chars']) {
+    it('refuses new passwords shorter than 12 characters, after the empty-field and duplicate checks', async () => {
+      for (const password of ['x', '12345678901', ' 11-chars-x']) {
         expect(await admin.post('/users', { username: 'shorty', password })).toMatchObject({
           status: 400,
           body: TOO_SHORT,
@@ -379,7 +389,7 @@ describe('users over HTTP', () => {
         status: 409,
         body: { error: 'Username "Rep" is already taken.' },
       });
-      expect((await admin.post('/users', { username: 'shorty', password: '12345678' })).status).toBe(201);
+      expect((await admin.post('/users', { username: 'shorty', password: 'Twelve-chars' })).status).toBe(201);
 
       const { username } = await freshUser();
       expect(await admin.put(`/users/${username}`, { password: 'short' })).toMatchObject({
@@ -390,7 +400,30 @@ describe('users over HTTP', () => {
         status: 400,
         body: { error: 'Password cannot be empty.' },
       });
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(200);
+      expect((await lab.anonymous.post('/auth/login', { username, password: 'Secret-Pw-8842' })).status).toBe(
+        200,
+      );
+    });
+
+    it('refuses a common password or one holding the username, on creation and on a change (api.md Accounts)', async () => {
+      const TOO_EASY = {
+        status: 400,
+        body: { error: 'This password is too easy to guess. Choose another.' },
+      };
+      for (const password of ['password1234', 'Qwertyuiop123!', '2024-sunshine-!', 'my-Gideon-is-here'])
+        expect(await admin.post('/users', { username: 'gideon', password, role: 'Designer' })).toMatchObject(
+          TOO_EASY,
+        );
+      expect((await admin.get('/users/gideon')).status).toBe(404);
+      const { username, client, password } = await freshUser();
+      expect(await admin.put(`/users/${username}`, { password: 'iloveyou2024!' })).toMatchObject(TOO_EASY);
+      expect(
+        await client.put(`/users/${username}`, {
+          password: `${username.toUpperCase()}-river-77`,
+          currentPassword: password,
+        }),
+      ).toMatchObject(TOO_EASY);
+      expect((await lab.anonymous.post('/auth/login', { username, password })).status).toBe(200);
     });
 
     it('needs the current password for a self-change, a Manager changing their own included', async () => {
@@ -406,12 +439,12 @@ describe('users over HTTP', () => {
             body: WRONG_CURRENT,
           });
         }
-        expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(
-          200,
-        );
+        expect(
+          (await lab.anonymous.post('/auth/login', { username, password: 'Secret-Pw-8842' })).status,
+        ).toBe(200);
         const changed = await client.put(`/users/${username}`, {
           password: 'brand-new-pw',
-          currentPassword: 'secret-pw',
+          currentPassword: 'Secret-Pw-8842',
         });
         expect(changed.status).toBe(200);
         expect((await lab.anonymous.post('/auth/login', { username, password: 'brand-new-pw' })).status).toBe(
@@ -425,12 +458,16 @@ describe('users over HTTP', () => {
 
     it('a self-change ends every other session of the user; the caller stays signed in', async () => {
       const { username, client } = await freshUser();
-      const phone = await lab.login(username, 'secret-pw');
-      const laptop = await lab.login(username, 'secret-pw');
+      const phone = await lab.login(username, 'Secret-Pw-8842');
+      const laptop = await lab.login(username, 'Secret-Pw-8842');
       expect((await phone.get('/auth/me')).status).toBe(200);
       expect(
-        (await client.put(`/users/${username}`, { password: 'changed-pw', currentPassword: 'secret-pw' }))
-          .status,
+        (
+          await client.put(`/users/${username}`, {
+            password: 'changed-pw-Otter',
+            currentPassword: 'Secret-Pw-8842',
+          })
+        ).status,
       ).toBe(200);
       expect(await phone.get('/auth/me')).toMatchObject({ status: 401, body: { error: 'Not signed in.' } });
       expect((await laptop.get('/cases')).status).toBe(401);
@@ -439,14 +476,14 @@ describe('users over HTTP', () => {
 
     it("a Manager's reset ends every session of that user and none of the Manager's", async () => {
       const { username, client } = await freshUser();
-      const other = await lab.login(username, 'secret-pw');
+      const other = await lab.login(username, 'Secret-Pw-8842');
       expect((await client.get('/auth/me')).status).toBe(200);
-      expect((await admin.put(`/users/${username}`, { password: 'reset-pw-1' })).status).toBe(200);
+      expect((await admin.put(`/users/${username}`, { password: 'reset-pw-Otter-1' })).status).toBe(200);
       expect((await client.get('/auth/me')).status).toBe(401);
       expect((await other.get('/auth/me')).status).toBe(401);
       expect((await admin.get('/auth/me')).status).toBe(200);
       // Changes that are not the password leave the sessions alone.
-      const fresh = await lab.login(username, 'reset-pw-1');
+      const fresh = await lab.login(username, 'reset-pw-Otter-1');
       expect((await admin.put(`/users/${username}`, { email: 'kept@lab.example' })).status).toBe(200);
       expect((await fresh.get('/auth/me')).status).toBe(200);
     });
@@ -455,7 +492,7 @@ describe('users over HTTP', () => {
   describe('POST /users/{username}/sessions/end', () => {
     it("ends every session of that user (204) and none of anybody else's", async () => {
       const { username, client } = await freshUser();
-      const second = await lab.login(username, 'secret-pw');
+      const second = await lab.login(username, 'Secret-Pw-8842');
       expect((await client.get('/auth/me')).status).toBe(200);
       const answer = await admin.post(`/users/${username.toUpperCase()}/sessions/end`);
       expect(answer.status).toBe(204);
@@ -465,7 +502,7 @@ describe('users over HTTP', () => {
       expect((await admin.get('/auth/me')).status).toBe(200);
       expect((await rep.get('/auth/me')).status).toBe(200);
       // The user can sign in again.
-      expect((await lab.login(username, 'secret-pw')).token).toBeTruthy();
+      expect((await lab.login(username, 'Secret-Pw-8842')).token).toBeTruthy();
     });
 
     it('answers 404 for an unknown user and 403 to every role but Manager', async () => {
@@ -510,13 +547,21 @@ describe('users over HTTP', () => {
       expect((await client.post('/users', { username: 'revenge', password: 'x' })).status).toBe(401);
     });
 
-    it('lets a deleted username be created again, as a new user', async () => {
-      const { username } = await freshUser();
+    it("never gives a deleted user's username out again, in any letter case (api.md Accounts)", async () => {
+      const { username, password } = await freshUser();
       await admin.delete(`/users/${username}`);
-      const again = await admin.post('/users', { username, password: 'second-pw', role: 'Designer' });
-      expect(again).toMatchObject({ status: 201, body: { username, role: 'Designer', email: null } });
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'secret-pw' })).status).toBe(401);
-      expect((await lab.anonymous.post('/auth/login', { username, password: 'second-pw' })).status).toBe(200);
+      for (const name of [username, username.toUpperCase()])
+        expect(
+          await admin.post('/users', { username: name, password: 'Second-pw-Harbor', role: 'Designer' }),
+        ).toMatchObject({
+          status: 409,
+          body: { error: 'That username belonged to a deleted user. Choose another.' },
+        });
+      expect((await admin.get(`/users/${username}`)).status).toBe(404);
+      expect((await lab.anonymous.post('/auth/login', { username, password })).status).toBe(401);
+      expect(
+        (await lab.anonymous.post('/auth/login', { username, password: 'Second-pw-Harbor' })).status,
+      ).toBe(401);
     });
 
     it('never deletes the admin user, in any letter case', async () => {

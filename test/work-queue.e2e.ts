@@ -56,9 +56,10 @@ describe('GET /work-queue', () => {
       ['admin', 'rep', 'designer', 'tech', 'dr.lee'].map((name) => lab.login(name)),
     );
     expect(
-      (await admin.post('/users', { username: 'tech2', password: 'password2', role: 'Technician' })).status,
+      (await admin.post('/users', { username: 'tech2', password: 'Lathe-Orbit-2222', role: 'Technician' }))
+        .status,
     ).toBe(201);
-    tech2 = await lab.login('tech2', 'password2');
+    tech2 = await lab.login('tech2', 'Lathe-Orbit-2222');
     // The seed's five cases are in the way of exact lists: take them out (a deleted case is never queued).
     for (const seeded of (await admin.get('/cases')).body as { id: string }[]) {
       expect((await admin.delete(`/cases/${seeded.id}`)).status).toBe(204);

@@ -5,6 +5,8 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AiModule } from './ai/ai.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { ClockModule } from './common/clock.js';
+import { StepUpModule } from './auth/step-up/step-up.module.js';
 import { BackupModule } from './backup/backup.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
@@ -39,6 +41,8 @@ export class AppModule {
         EventEmitterModule.forRoot(),
         EventStoreModule,
         RedisModule,
+        ClockModule,
+        StepUpModule,
         SecurityModule,
         UsersModule,
         AuthModule,

@@ -58,6 +58,7 @@ export async function startApiProcess(name: string, env: Record<string, string>)
       DEMO_DATA: '1',
       ADMIN_PASSWORD: 'demo',
       DATABASE_POOL_SIZE: '5',
+      MFA_REQUIRED_ROLES: '',
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -24,7 +24,8 @@ export const BUILT_SPA = join(__dirname, '..', '..', 'frontend', 'dist');
 
 /** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
 export async function startTestApp(
-  env: Record<string, string> = {},
+  /** A variable given as undefined is left unset (its default applies). */
+  env: Record<string, string | undefined> = {},
   options: { spaDir?: string } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -39,6 +40,8 @@ export async function startTestApp(
     DEMO_DATA: '1',
     ADMIN_PASSWORD: 'demo',
     PORT: '0',
+    // Tests sign in as admin without a second factor unless one asks otherwise.
+    MFA_REQUIRED_ROLES: '',
     ...env,
   });
   const app = await createApp({

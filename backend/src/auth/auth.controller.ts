@@ -11,48 +11,48 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import {
-  SIGN_IN_FAILURE_LIMIT,
-  SIGN_IN_WINDOW_MS,
   tooManySignInsText,
   USER_TEXTS,
   type Actor,
-  type LoginAnswer,
   type MeAnswer,
+  type SignInAnswer,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { CurrentActor, Public, type AuthenticatedRequest } from '../common/current-actor.js';
-import { Metrics } from '../metrics/metrics.js';
-import { AttemptLimiter } from '../security/attempt-limiter.js';
+import {
+  BeforeSecondFactor,
+  CurrentActor,
+  Public,
+  type AuthenticatedRequest,
+} from '../common/current-actor.js';
 import { DUMMY_HASH_PROMISE, verifyPassword } from '../users/passwords.js';
 import { UsersQueries, withoutSecrets } from '../users/users.queries.js';
 import { LoginDto } from './auth.dto.js';
 import { SESSION_COOKIE } from './auth.guard.js';
+import { SecondFactors } from './mfa/second-factors.js';
 import { SessionsService } from './sessions.service.js';
-
-/**
- * The throttling key of a sign-in: the username as the lookup sees it and the client address
- * (the socket's, or X-Forwarded-For as far as TRUST_PROXY trusts it).
- */
-export function signInKey(username: string, request: Request): string {
-  return `sign-in:${username.trim().toLowerCase()}|${request.ip ?? request.socket.remoteAddress ?? ''}`;
-}
+import { addressGroup, clientAddress } from './sign-in/client-address.js';
+import { KnownDevices } from './sign-in/known-devices.js';
+import { SignInService } from './sign-in/sign-in.service.js';
+import { SignInThrottle } from './sign-in/sign-in-throttle.js';
 
 @Controller('auth')
+@BeforeSecondFactor()
 export class AuthController {
   constructor(
     private readonly users: UsersQueries,
     private readonly sessions: SessionsService,
-    private readonly limiter: AttemptLimiter,
+    private readonly throttle: SignInThrottle,
+    private readonly devices: KnownDevices,
+    private readonly signIn: SignInService,
+    private readonly factors: SecondFactors,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly metrics: Metrics,
   ) {}
 
   /**
-   * Username case-insensitive, password exact; one message for every failure. Each attempt is
-   * counted before the password is verified, so a refused pair costs no argon2 work and parallel
-   * guesses cannot slip past the limit; a success clears the count.
+   * Username case-insensitive, password exact; one message for every failure. The attempt is
+   * counted by every sign-in limit before the password is verified (sign-in-throttle.ts).
    */
   @Public()
   @Post('login')
@@ -61,35 +61,29 @@ export class AuthController {
     @Body() body: LoginDto,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<LoginAnswer> {
-    const key = signInKey(body.username, request);
-    const verdict = await this.limiter.consume(key, SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS);
-    if (!verdict.allowed) {
-      this.metrics.loginThrottles.inc();
-      response.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+  ): Promise<SignInAnswer> {
+    const knownDevice = await this.devices.isKnown(request, body.username);
+    const admission = await this.throttle.admit(
+      body.username,
+      addressGroup(clientAddress(request)),
+      knownDevice,
+    );
+    if (!admission.allowed) {
+      this.signIn.log('refused', body.username, request, 'password', `throttled (${admission.rule})`);
+      response.setHeader('Retry-After', String(admission.retryAfterSeconds));
       throw new HttpException(
-        { error: tooManySignInsText(verdict.retryAfterSeconds) },
+        { error: tooManySignInsText(admission.retryAfterSeconds) },
         HttpStatus.TOO_MANY_REQUESTS,
       );
     }
     const user = await this.users.find(body.username);
     const matches = await verifyPassword(user?.passwordHash ?? (await DUMMY_HASH_PROMISE), body.password);
+    await this.throttle.settle(admission, !!user && matches);
     if (!user || !matches) {
-      this.metrics.loginFailures.inc();
+      this.signIn.log('failed', body.username, request, 'password', user ? 'wrong password' : 'unknown user');
       throw new UnauthorizedException({ error: USER_TEXTS.invalidLogin });
     }
-    await this.limiter.clear(key);
-    const remember = body.rememberMe === true;
-    const { token, expiresAt } = await this.sessions.start(user.username, remember);
-    response.cookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      // req.secure: TLS here, or X-Forwarded-Proto https from a proxy named in TRUST_PROXY.
-      secure: this.config.secureCookies || request.secure,
-      path: this.config.basePath,
-      ...(remember ? { expires: expiresAt } : {}),
-    });
-    return { user: withoutSecrets(user), token };
+    return this.signIn.afterPassword(user, request, response, body.rememberMe === true);
   }
 
   @Post('logout')
@@ -117,6 +111,6 @@ export class AuthController {
   async me(@CurrentActor() actor: Actor): Promise<MeAnswer> {
     const user = await this.users.find(actor.username);
     if (!user) throw new UnauthorizedException({ error: 'Not signed in.' });
-    return { user: withoutSecrets(user) };
+    return { user: withoutSecrets(user), mfa: await this.factors.status(user.username, user.role) };
   }
 }

@@ -1,9 +1,15 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
+import { ACCOUNT_TEXTS, HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
-import { IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
-import { hashToken, SessionsService } from './sessions.service.js';
+import { BEFORE_SECOND_FACTOR, IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
+import { hashToken, SessionsService, type ResolvedSession } from './sessions.service.js';
 
 export const SESSION_COOKIE = 'af_session';
 
@@ -11,6 +17,13 @@ export function sessionToken(request: AuthenticatedRequest): string | undefined 
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
   return (request.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE] || undefined;
+}
+
+/** What the request knows of its session from here on. */
+export function attachSession(request: AuthenticatedRequest, session: ResolvedSession | undefined): void {
+  request.actor = session?.actor;
+  request.sessionId = session?.id;
+  request.sessionSetupOnly = session?.setupOnly;
 }
 
 /**
@@ -35,9 +48,18 @@ export class AuthGuard implements CanActivate {
     const token = request.sessionResolved ? undefined : sessionToken(request);
     if (token) {
       request.sessionTokenHash = hashToken(token);
-      request.actor = await this.sessions.resolve(request.sessionTokenHash);
+      attachSession(request, await this.sessions.resolve(request.sessionTokenHash));
     }
-    if (isPublic || request.actor) return true;
-    throw new UnauthorizedException({ error: HTTP_SECURITY_TEXTS.notSignedIn });
+    if (isPublic) return true;
+    if (!request.actor) throw new UnauthorizedException({ error: HTTP_SECURITY_TEXTS.notSignedIn });
+    if (
+      request.sessionSetupOnly &&
+      !this.reflector.getAllAndOverride<boolean>(BEFORE_SECOND_FACTOR, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    )
+      throw new ForbiddenException({ error: ACCOUNT_TEXTS.setUpTwoStepFirst });
+    return true;
   }
 }

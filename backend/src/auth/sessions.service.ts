@@ -5,9 +5,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { Clock } from '../common/clock.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const REMEMBERED_SESSION_MS = 30 * 24 * HOUR_MS;
+/** A Remember Me session unused this long ends (api.md Accounts). */
+export const REMEMBERED_IDLE_MS = 7 * 24 * HOUR_MS;
 export const SESSION_MS = 12 * HOUR_MS;
 /**
  * How long a resolved session is trusted without asking the database again. This process forgets
@@ -26,11 +29,31 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-interface CachedSession {
+/** A live session as a request sees it. */
+export interface ResolvedSession {
   actor: Actor;
+  /** The public id of the session (GET /auth/sessions). */
+  id: string;
+  /** A user who must have a second factor and has none yet: only /auth/* and GET /config. */
+  setupOnly: boolean;
+}
+
+/** Where a sign-in came from, kept with its session for the user's list of sessions. */
+export interface SessionOrigin {
+  address: string | null;
+  userAgent: string | null;
+}
+
+interface CachedSession {
+  session: ResolvedSession;
   usernameKey: string;
   until: number;
 }
+
+/** Live sessions only: not past their end, not idle too long ($1 the idle minutes, $2 the Remember Me idle ms). */
+const LIVE = `s.expires_at > now()
+   AND CASE WHEN s.remember THEN s.last_used_at > now() - $2 * interval '1 millisecond'
+            ELSE s.last_used_at > now() - $1 * interval '1 minute' END`;
 
 /**
  * Server-side sessions: only a hash of the token is stored, so a leaked table opens nothing. A
@@ -38,6 +61,17 @@ interface CachedSession {
  * ends after SESSION_IDLE_MINUTES unused. Ending sessions deletes their rows: the database is what
  * counts, every process's cache only delays that by at most SESSION_CACHE_MS.
  */
+/** A row of GET /auth/sessions, before it is shaped. */
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  created_at: Date;
+  last_used_at: Date;
+  address: string | null;
+  user_agent: string | null;
+  remember: boolean;
+}
+
 @Injectable()
 export class SessionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Sessions');
@@ -54,6 +88,7 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     private readonly dataSource: DataSource,
     private readonly emitter: EventEmitter2,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {
     this.emitter.on(EVENTS_COMMITTED, this.onCommitted);
   }
@@ -69,12 +104,28 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     this.emitter.off(EVENTS_COMMITTED, this.onCommitted);
   }
 
-  async start(username: string, remember: boolean): Promise<{ token: string; expiresAt: Date }> {
+  async start(
+    username: string,
+    remember: boolean,
+    origin: SessionOrigin,
+    setupOnly = false,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + (remember ? REMEMBERED_SESSION_MS : SESSION_MS));
     await this.dataSource.query(
-      'INSERT INTO sessions (token_hash, username_key, expires_at, remember) VALUES ($1, $2, $3, $4)',
-      [hashToken(token), username.toLowerCase(), expiresAt, remember],
+      `INSERT INTO sessions (token_hash, username_key, expires_at, remember, address, user_agent, mfa_setup_only, proved_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        hashToken(token),
+        username.toLowerCase(),
+        expiresAt,
+        remember,
+        origin.address,
+        origin.userAgent?.slice(0, 512) ?? null,
+        setupOnly,
+        // The sign-in proves the user: step-up calls need no confirmation for the next minutes.
+        new Date(this.clock.now()),
+      ],
     );
     return { token, expiresAt };
   }
@@ -83,10 +134,10 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   async purgeEnded(): Promise<number> {
     try {
       const [, removed]: [unknown, number] = await this.dataSource.query(
-        `DELETE FROM sessions
-          WHERE expires_at <= now() OR (NOT remember AND last_used_at <= now() - $1 * interval '1 minute')`,
-        [this.config.sessionIdleMinutes],
+        `DELETE FROM sessions s WHERE NOT (${LIVE})`,
+        [this.config.sessionIdleMinutes, REMEMBERED_IDLE_MS],
       );
+      await this.dataSource.query('DELETE FROM known_devices WHERE expires_at <= now()');
       return removed;
     } catch (error) {
       // Retried at the next interval; resolve() refuses such sessions meanwhile anyway.
@@ -96,24 +147,25 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The signed-in user of a live session whose user still exists. */
-  async resolve(tokenHash: string): Promise<Actor | undefined> {
+  async resolve(tokenHash: string): Promise<ResolvedSession | undefined> {
     const cached = this.cache.get(tokenHash);
-    if (cached && cached.until > Date.now()) return cached.actor;
+    if (cached && cached.until > Date.now()) return cached.session;
     const invalidationsBefore = this.invalidations;
     const rows: {
       username: string;
       role: string;
       username_key: string;
       expires_at: Date;
+      id: string;
+      mfa_setup_only: boolean;
       touch: boolean;
     }[] = await this.dataSource.query(
-      `SELECT u.username, u.role, u.username_key, s.expires_at,
-              NOT s.remember AND s.last_used_at <= now() - $3 * interval '1 millisecond' AS touch
+      `SELECT u.username, u.role, u.username_key, s.expires_at, s.id, s.mfa_setup_only,
+              s.last_used_at <= now() - $3 * interval '1 millisecond' AS touch
          FROM sessions s
          JOIN user_view u ON u.username_key = s.username_key
-        WHERE s.token_hash = $1 AND s.expires_at > now() AND NOT u.deleted
-          AND (s.remember OR s.last_used_at > now() - $2 * interval '1 minute')`,
-      [tokenHash, this.config.sessionIdleMinutes, LAST_USE_RESOLUTION_MS],
+        WHERE s.token_hash = $4 AND NOT u.deleted AND ${LIVE}`,
+      [this.config.sessionIdleMinutes, REMEMBERED_IDLE_MS, LAST_USE_RESOLUTION_MS, tokenHash],
     );
     const role = rows[0] && parseRole(rows[0].role);
     if (!role) {
@@ -124,13 +176,58 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       await this.dataSource.query('UPDATE sessions SET last_used_at = now() WHERE token_hash = $1', [
         tokenHash,
       ]);
-    const actor: Actor = { username: rows[0].username, role };
+    const session: ResolvedSession = {
+      actor: { username: rows[0].username, role },
+      id: rows[0].id,
+      setupOnly: rows[0].mfa_setup_only,
+    };
     if (this.invalidations === invalidationsBefore) {
       if (this.cache.size >= SESSION_CACHE_MAX_ENTRIES) this.cache.clear();
       const until = Math.min(Date.now() + SESSION_CACHE_MS, new Date(rows[0].expires_at).getTime());
-      this.cache.set(tokenHash, { actor, usernameKey: rows[0].username_key, until });
+      this.cache.set(tokenHash, { session, usernameKey: rows[0].username_key, until });
     }
-    return actor;
+    return session;
+  }
+
+  /** The user's live sessions, newest first (GET /auth/sessions). */
+  async list(username: string): Promise<SessionRow[]> {
+    return this.dataSource.query(
+      `SELECT s.id, s.token_hash, s.created_at, s.last_used_at, s.address, s.user_agent, s.remember
+         FROM sessions s WHERE s.username_key = $3 AND ${LIVE}
+        ORDER BY s.created_at DESC`,
+      [this.config.sessionIdleMinutes, REMEMBERED_IDLE_MS, username.toLowerCase()],
+    );
+  }
+
+  /** Ends one session of the user by its public id; false when the user has no such session. */
+  async endById(username: string, id: string): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return false;
+    // A DELETE answers [rows, count] through TypeORM.
+    const [rows]: [{ token_hash: string }[], number] = await this.dataSource.query(
+      'DELETE FROM sessions WHERE id = $1 AND username_key = $2 RETURNING token_hash',
+      [id, username.toLowerCase()],
+    );
+    for (const row of rows) this.forget((key) => key === row.token_hash);
+    return rows.length > 0;
+  }
+
+  /** The user now has a second factor: their setup-only sessions become full ones. */
+  async lift(username: string): Promise<void> {
+    await this.setSetupOnly(username, false);
+  }
+
+  /** The user of a role that must have a second factor has none left: setting one up is all they may do. */
+  async restrict(username: string): Promise<void> {
+    await this.setSetupOnly(username, true);
+  }
+
+  private async setSetupOnly(username: string, setupOnly: boolean): Promise<void> {
+    const usernameKey = username.toLowerCase();
+    await this.dataSource.query('UPDATE sessions SET mfa_setup_only = $2 WHERE username_key = $1', [
+      usernameKey,
+      setupOnly,
+    ]);
+    this.forget((_, session) => session.usernameKey === usernameKey);
   }
 
   async end(tokenHash: string): Promise<void> {

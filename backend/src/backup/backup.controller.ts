@@ -1,18 +1,20 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import type { Actor, RestoreAnswer } from '@alignerflow/domain';
 import type { Response } from 'express';
+import { StepUp } from '../auth/step-up/step-up.decorator.js';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
 import { requireCapability } from '../common/require-capability.js';
 import { BackupService } from './backup.service.js';
 
 const MANAGER_ONLY = 'Only a manager can back up, restore or export the data.';
 
-/** Backup and event log (api.md): Manager only. */
+/** Backup and event log (api.md): Manager only, with a recent proof of who they are (step-up). */
 @Controller()
 export class BackupController {
   constructor(private readonly backups: BackupService) {}
 
   @Get('backup')
+  @StepUp()
   async backup(@CurrentActor() actor: Actor, @Res() response: Response) {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     const json = await this.backups.backupJson();
@@ -26,6 +28,7 @@ export class BackupController {
 
   /** Body limit 200 MB (app.ts). Validated whole before anything changes. */
   @Post('restore')
+  @StepUp()
   @HttpCode(200)
   restore(
     @CurrentActor() actor: Actor,
@@ -37,6 +40,7 @@ export class BackupController {
   }
 
   @Get('events/export')
+  @StepUp()
   async exportEvents(@CurrentActor() actor: Actor, @Res() response: Response) {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     response.status(200);

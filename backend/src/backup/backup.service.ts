@@ -11,6 +11,7 @@ import {
   type Actor,
   type UserEventData,
   RESTORE_MARKER,
+  ACCOUNT_TEXTS,
   checkBackup,
   type BackupCase,
   type BackupUser,
@@ -32,6 +33,7 @@ import {
   type RecordedEvent,
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
+import { isCommonPassword } from '../users/password-policy.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
 
@@ -120,6 +122,15 @@ export class BackupService {
         ...(checked.details.length > 1 ? { details: checked.details } : {}),
       });
     }
+    // The word list is the server's alone (too large for the shared rules): checked here.
+    const guessable = checked.value.users.findIndex(
+      (user) => user.password && isCommonPassword(user.password),
+    );
+    if (guessable >= 0)
+      throw new DomainRejection({
+        kind: 'invalid',
+        message: `Invalid user at index ${guessable} (${checked.value.users[guessable].username}): ${ACCOUNT_TEXTS.passwordTooEasy}`,
+      });
     const { cases } = checked.value;
     // Hashing is slow on purpose: done before the transaction, a few at a time.
     const hashStarted = performance.now();

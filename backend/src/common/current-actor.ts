@@ -5,12 +5,20 @@ import type { Request } from 'express';
 export interface AuthenticatedRequest extends Request {
   actor?: Actor;
   sessionTokenHash?: string;
+  /** The public id of the caller's session. */
+  sessionId?: string;
+  /** The session may only set up a second factor (MFA_REQUIRED_ROLES): /auth/* and public routes. */
+  sessionSetupOnly?: boolean;
   correlationId?: string;
 }
 
 export const IS_PUBLIC = 'isPublic';
 /** Reachable without signing in. */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+export const BEFORE_SECOND_FACTOR = 'beforeSecondFactor';
+/** Reachable by a session that must still set up a second factor (the /auth/* controllers). */
+export const BeforeSecondFactor = () => SetMetadata(BEFORE_SECOND_FACTOR, true);
 
 export const CurrentActor = createParamDecorator(
   (_: unknown, context: ExecutionContext): Actor =>

@@ -26,10 +26,17 @@ export class HttpExceptionFilter implements ExceptionFilter {
   }
 }
 
-function errorBody(exception: HttpException): { error: string; details?: unknown } {
+function errorBody(exception: HttpException): { error: string; details?: unknown; reauth?: true } {
   const body = exception.getResponse();
   if (typeof body === 'string') return { error: body };
-  const { error, message, details } = body as { error?: unknown; message?: unknown; details?: unknown };
+  const { error, message, details, reauth } = body as {
+    error?: unknown;
+    message?: unknown;
+    details?: unknown;
+    reauth?: unknown;
+  };
+  // A step-up refusal tells the app to ask the user to confirm it is them (api.md Accounts).
+  if (reauth === true) return { error: String(error), reauth: true };
   // Nest's own exceptions put the text in `message` and the status phrase in `error`.
   const text = typeof message === 'string' ? message : Array.isArray(message) ? String(message[0]) : error;
   const result: { error: string; details?: unknown } = { error: String(text ?? exception.message) };

@@ -133,3 +133,42 @@ describe('loadConfig: one reading of the whole environment', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name} ${why}`);
   });
 });
+
+describe('loadConfig: accounts (api.md Accounts)', () => {
+  const STORE = { DATABASE_URL: 'postgres://db.example/lab', ADMIN_PASSWORD: 'a-long-lab-secret-77' };
+
+  it('asks Managers for a second factor outside demo mode, nobody in demo mode, unless told', () => {
+    expect(loadConfig(STORE).accounts.mfaRequiredRoles).toEqual(['Manager']);
+    expect(loadConfig({}).accounts.mfaRequiredRoles).toEqual([]);
+    expect(loadConfig({ ...STORE, MFA_REQUIRED_ROLES: '' }).accounts.mfaRequiredRoles).toEqual([]);
+    expect(loadConfig({ MFA_REQUIRED_ROLES: ' manager, Doctor ,doctor' }).accounts.mfaRequiredRoles).toEqual([
+      'Manager',
+      'Doctor',
+    ]);
+  });
+
+  it('refuses an unknown role in MFA_REQUIRED_ROLES, naming it', () => {
+    expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'Manager,Wizard' })).toThrow(
+      'Invalid configuration: MFA_REQUIRED_ROLES must list roles separated by commas, got "Wizard"',
+    );
+  });
+
+  it('makes the passkeys belong to the host name of PUBLIC_URL, checked against its origin', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://lab.example.com:8443/portal/' }).accounts.webauthn).toEqual({
+      rpId: 'lab.example.com',
+      rpName: 'AlignerFlow',
+      origin: 'https://lab.example.com:8443',
+    });
+    expect(loadConfig({ PORT: '3000' }).accounts.webauthn).toMatchObject({
+      rpId: 'localhost',
+      origin: 'http://localhost:3000',
+    });
+  });
+
+  it('refuses an ADMIN_PASSWORD that is a common password or holds "admin"', () => {
+    for (const password of ['password1234', 'my-admin-password'])
+      expect(() => loadConfig({ ...STORE, ADMIN_PASSWORD: password })).toThrow(
+        'Invalid configuration: ADMIN_PASSWORD is too easy to guess',
+      );
+  });
+});

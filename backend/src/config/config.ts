@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { loadAccountsConfig, type AccountsConfig } from '../auth/accounts.config.js';
+import { newPasswordProblem } from '../users/password-policy.js';
 import { liveOptionsFromEnv, type LiveOptions } from '../live/live-options.js';
 import { loadNotificationsConfig, type NotificationsConfig } from '../notifications/notifications.config.js';
 import {
@@ -63,6 +65,8 @@ export interface AppConfig extends DatabaseSettings {
   notifications: NotificationsConfig;
   /** Tuning of the live stream (live/live-options.ts). */
   live: LiveOptions;
+  /** Second factors and passkeys (auth/accounts.config.ts). */
+  accounts: AccountsConfig;
 }
 
 /** The settings a tool that only needs the database reads (migrate, replay, verify-log, tests). */
@@ -116,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!adminPassword) fail('ADMIN_PASSWORD', 'is required unless DEMO_DATA=1');
     if ([...adminPassword].length < ADMIN_PASSWORD_MIN_LENGTH)
       fail('ADMIN_PASSWORD', `must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters unless DEMO_DATA=1`);
+    if (newPasswordProblem('admin', adminPassword))
+      fail('ADMIN_PASSWORD', 'is too easy to guess (a common password, or it holds "admin"): choose another');
   }
   if (processRole !== 'all' && !redisUrl)
     fail('PROCESS_ROLE', `${processRole} needs REDIS_URL (separate processes share work through Redis)`);
@@ -159,7 +165,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     logLevel,
   };
-  return { ...app, notifications: loadNotificationsConfig(app, env), live: liveOptionsFromEnv(env) };
+  return {
+    ...app,
+    notifications: loadNotificationsConfig(app, env),
+    live: liveOptionsFromEnv(env),
+    accounts: loadAccountsConfig(app, env, fail),
+  };
 }
 
 /** DATABASE_URL and DATA_DIR alone, as the app reads them: for the tools that only migrate or read. */

@@ -303,9 +303,9 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     if (client.checkingSession || !client.tokenHash || client.mode === 'closed') return;
     client.checkingSession = true;
     try {
-      const actor = await this.sessions.resolve(client.tokenHash);
-      if (!actor) this.end(client);
-      else client.actor = actor;
+      const session = await this.sessions.resolve(client.tokenHash);
+      if (!session || session.setupOnly) this.end(client);
+      else client.actor = session.actor;
     } catch {
       // The database is unavailable: keep the stream, check again at the next heartbeat.
     } finally {

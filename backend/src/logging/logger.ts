@@ -59,8 +59,12 @@ export function createRootLogger(level = 'info', stdout: LogOutput = process.std
 export class PinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
+  /** A plain object with `msg` is an entry with fields (a sign-in's username, address, user agent). */
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (message && typeof message === 'object' && typeof (message as { msg?: unknown }).msg === 'string') {
+      const { msg, ...fields } = message as { msg: string };
+      this.logger.info({ context, ...fields }, msg);
+    } else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));

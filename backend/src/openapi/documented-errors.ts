@@ -1,10 +1,19 @@
-import { CASE_TEXTS, CASE_WORK_TEXTS, HTTP_SECURITY_TEXTS, USER_TEXTS } from '@alignerflow/domain';
+import {
+  ACCOUNT_TEXTS,
+  CASE_TEXTS,
+  CASE_WORK_TEXTS,
+  HTTP_SECURITY_TEXTS,
+  USER_TEXTS,
+} from '@alignerflow/domain';
 
 /** An error answer a route may give, as api.md documents it. */
 export interface DocumentedError {
   status: number;
   description: string;
 }
+
+/** The 403 of a step-up route whose session has not proved its user within 10 minutes. */
+const STEP_UP = `${ACCOUNT_TEXTS.confirmItIsYou} (with reauth: true)`;
 
 const CHANGE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -18,13 +27,35 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 401, description: USER_TEXTS.invalidLogin },
     { status: 429, description: 'Too many sign-in attempts. Try again in {n} minute(s). (with Retry-After)' },
   ],
+  'delete /auth/sessions/{id}': [{ status: 404, description: 'Not a session of the caller.' }],
+  'post /auth/mfa/totp/confirm': [{ status: 400, description: ACCOUNT_TEXTS.codeInvalid }],
+  'post /auth/login/mfa': [
+    { status: 401, description: `${ACCOUNT_TEXTS.codeInvalid} / ${ACCOUNT_TEXTS.signInAgain}` },
+  ],
+  'post /auth/passkeys': [{ status: 400, description: ACCOUNT_TEXTS.passkeyNotVerified }],
+  'delete /auth/passkeys/{id}': [{ status: 404, description: 'Not a passkey of the caller.' }],
+  'post /auth/passkeys/login/options': [{ status: 401, description: ACCOUNT_TEXTS.signInAgain }],
+  'post /auth/passkeys/login': [{ status: 401, description: ACCOUNT_TEXTS.passkeyNotRecognised }],
+  'post /users/{username}/mfa/reset': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
+  'post /auth/reauth': [
+    {
+      status: 400,
+      description: `${ACCOUNT_TEXTS.passwordWrong} / ${ACCOUNT_TEXTS.codeInvalid} / ${ACCOUNT_TEXTS.passkeyNotRecognised}`,
+    },
+    { status: 429, description: 'Too many sign-in attempts. Try again in {n} minute(s). (with Retry-After)' },
+  ],
   'get /users': [{ status: 403, description: 'Doctors may not list users.' }],
   'post /users': [
-    { status: 403, description: 'Managers only.' },
-    { status: 409, description: 'Username "{name}" is already taken.' },
+    { status: 403, description: `Managers only. / ${STEP_UP}` },
+    { status: 409, description: `Username "{name}" is already taken. / ${USER_TEXTS.usernameOfDeletedUser}` },
   ],
-  'put /users/{username}': [{ status: 403, description: 'A Manager, or the user for their own fields.' }],
-  'delete /users/{username}': [{ status: 403, description: 'Managers only.' }],
+  'put /users/{username}': [
+    {
+      status: 403,
+      description: `A Manager, or the user for their own fields. / ${STEP_UP} (another's role or password)`,
+    },
+  ],
+  'delete /users/{username}': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
   'post /users/{username}/sessions/end': [{ status: 403, description: 'Managers only.' }],
   'get /dashboard': [{ status: 403, description: 'The Lab Dashboard is for lab staff.' }],
   'get /work-queue': [{ status: 403, description: 'Doctors have no work queue.' }],
@@ -54,9 +85,9 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 404, description: 'Invalid QR Code' },
     { status: 409, description: 'Stage N is already started or completed.' },
   ],
-  'get /backup': [{ status: 403, description: 'Managers only.' }],
-  'post /restore': [{ status: 403, description: 'Managers only.' }],
-  'get /events/export': [{ status: 403, description: 'Managers only.' }],
+  'get /backup': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
+  'post /restore': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
+  'get /events/export': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
   'get /audit/verify': [{ status: 403, description: 'Managers only.' }],
   'get /reports/*': [
     { status: 400, description: 'from and to must be dates as YYYY-MM-DD, from on or before to.' },
@@ -100,6 +131,9 @@ export function errorsOf(
   const add = ({ status, description }: DocumentedError) =>
     errors.set(status, [...(errors.get(status) ?? []), description]);
   if (!route.isPublic) add({ status: 401, description: HTTP_SECURITY_TEXTS.notSignedIn });
+  // A session of a user who must still set up a second factor (MFA_REQUIRED_ROLES).
+  if (!route.isPublic && !path.startsWith('/auth/'))
+    add({ status: 403, description: ACCOUNT_TEXTS.setUpTwoStepFirst });
   if (route.hasBody) {
     add({
       status: 400,

@@ -59,6 +59,14 @@ export class AttemptLimiter implements OnModuleInit, OnModuleDestroy {
     return verdict(await this.upsert(key, windowMs), limit, 1);
   }
 
+  /** Takes back one attempt counted by `consume` (one that turned out not to be a failure). */
+  async release(key: string): Promise<void> {
+    await this.dataSource.query(
+      'UPDATE attempt_counts SET attempts = greatest(attempts - 1, 0) WHERE key = $1 AND expires_at > now()',
+      [key],
+    );
+  }
+
   async clear(key: string): Promise<void> {
     await this.dataSource.query('DELETE FROM attempt_counts WHERE key = $1', [key]);
   }

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { SESSION_COOKIE, sessionToken } from '../auth/auth.guard.js';
+import { attachSession, SESSION_COOKIE, sessionToken } from '../auth/auth.guard.js';
 import { hashToken, SessionsService } from '../auth/sessions.service.js';
 import { IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
 
@@ -110,7 +110,7 @@ export class SessionGate {
     const token = sessionToken(request);
     if (token) {
       request.sessionTokenHash = hashToken(token);
-      request.actor = await this.sessions.resolve(request.sessionTokenHash);
+      attachSession(request, await this.sessions.resolve(request.sessionTokenHash));
     }
     request.sessionResolved = true;
   }

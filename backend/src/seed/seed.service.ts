@@ -13,7 +13,7 @@ import { DEMO_PASSWORD, DEMO_USERS, sampleStory, type SampleStep } from './sampl
  * First start of an empty store: the admin Manager from ADMIN_PASSWORD and, in demo mode, the
  * sample users and cases. The cases are made by the demo users' commands on the one command path
  * the API uses (sampleStory), back-dated, so each History tab tells how its case got where it is. Outside
- * demo mode every start also refuses a store where a Manager can still sign in with the demo
+ * demo mode every start also refuses a store where any user can still sign in with the demo
  * password (or an empty one), as a store seeded in demo mode and then deployed would have.
  */
 @Injectable()
@@ -30,7 +30,7 @@ export class SeedService {
 
   async seedEmptyStore(): Promise<void> {
     await this.seedIfEmpty();
-    if (!this.config.demoData) await this.refuseGuessableManagers();
+    if (!this.config.demoData) await this.refuseGuessableUsers();
   }
 
   private async seedIfEmpty(): Promise<void> {
@@ -75,22 +75,23 @@ export class SeedService {
     });
   }
 
-  private async refuseGuessableManagers(): Promise<void> {
-    const managers: { username: string; password_hash: string }[] = await this.dataSource.query(
-      `SELECT username, password_hash FROM user_view WHERE role = 'Manager' AND NOT deleted ORDER BY username_key`,
+  private async refuseGuessableUsers(): Promise<void> {
+    const users: { username: string; password_hash: string }[] = await this.dataSource.query(
+      'SELECT username, password_hash FROM user_view WHERE NOT deleted ORDER BY username_key',
     );
     const guessable: string[] = [];
-    for (const manager of managers)
+    for (const user of users)
       for (const password of [DEMO_PASSWORD, ''])
-        if (await verifyPassword(manager.password_hash, password)) {
-          guessable.push(manager.username);
+        if (await verifyPassword(user.password_hash, password)) {
+          guessable.push(user.username);
           break;
         }
     if (!guessable.length) return;
     const names = guessable.map((name) => `"${name}"`).join(', ');
+    const who = guessable.length === 1 ? `the user ${names}` : `the users ${names}`;
     throw new ConfigError(
-      `Invalid configuration: DEMO_DATA is off but the Manager ${names} can still sign in with the demo (or an empty) password. ` +
-        'Start once with DEMO_DATA=1 (not in production), change that password, then start again without demo mode.',
+      `Invalid configuration: DEMO_DATA is off but ${who} can still sign in with the demo (or an empty) password. ` +
+        'Start once with DEMO_DATA=1 (not in production), change or delete those accounts, then start again without demo mode.',
     );
   }
 

@@ -3,7 +3,6 @@ import {
   can,
   checkEmail,
   checkNotify,
-  checkNewPassword,
   checkNewUser,
   parseRole,
   publicUser,
@@ -19,7 +18,10 @@ import { DomainRejection, rejectWith } from '../common/domain-rejection.js';
 import { withEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
 import { SessionsService } from '../auth/sessions.service.js';
+import { StepUp } from '../auth/step-up/step-up.decorator.js';
+import { StepUpService } from '../auth/step-up/step-up.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { newPasswordProblem } from './password-policy.js';
 import { UserCommandService } from './user-command.service.js';
 import { CreateUserDto, UpdateUserDto } from './users.dto.js';
 import { UsersQueries, withoutSecrets } from './users.queries.js';
@@ -30,6 +32,7 @@ export class UsersController {
     private readonly users: UsersQueries,
     private readonly commands: UserCommandService,
     private readonly sessions: SessionsService,
+    private readonly stepUp: StepUpService,
   ) {}
 
   @Get()
@@ -55,6 +58,7 @@ export class UsersController {
   }
 
   @Post()
+  @StepUp()
   async create(
     @CurrentActor() actor: Actor,
     @CorrelationId() correlationId: string,
@@ -67,7 +71,8 @@ export class UsersController {
     // The contract orders the checks: empty fields, duplicate username, then the password rule.
     // The command still decides the duplicate again, atomically.
     if (await this.users.find(username)) rejectWith('conflict', USER_TEXTS.taken(username));
-    const weak = checkNewPassword(password);
+    if (await this.users.wasDeleted(username)) rejectWith('conflict', USER_TEXTS.usernameOfDeletedUser);
+    const weak = newPasswordProblem(username, password);
     if (weak) rejectWith('invalid', weak);
     const user = { username, role, email, passwordHash: await hashPassword(password) };
     const state = await this.commands.execute(username, { type: 'CreateUser', user }, actor, correlationId);
@@ -107,9 +112,11 @@ export class UsersController {
     const self = sameUsername(actor.username, username);
     // Refused before any password work, which costs CPU (the command decides this again).
     if (!self && !can(actor.role, 'manageUsers')) rejectWith('forbidden', USER_TEXTS.managerOnly);
+    // A Manager taking over another account (its password) or its powers (its role): step-up.
+    if (!self && (body.password !== undefined || body.role !== undefined)) await this.stepUp.require(request);
     if (body.password !== undefined) {
       if (!body.password.trim()) rejectWith('invalid', USER_TEXTS.passwordEmpty);
-      const weak = checkNewPassword(body.password);
+      const weak = newPasswordProblem(username, body.password);
       if (weak) rejectWith('invalid', weak);
       // Someone at an unattended, signed-in screen must not be able to take the account over.
       if (self) {
@@ -139,6 +146,7 @@ export class UsersController {
   }
 
   @Delete(':username')
+  @StepUp()
   @HttpCode(204)
   async remove(
     @CurrentActor() actor: Actor,

@@ -30,6 +30,15 @@ export class UsersQueries {
     return rows[0] && toRecord(rows[0]);
   }
 
+  /** Whether the name was a user's who was deleted (and is not a live user's now). */
+  async wasDeleted(username: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM user_view WHERE username_key = $1 AND deleted',
+      [username.trim().toLowerCase()],
+    );
+    return rows.length > 0;
+  }
+
   async list(): Promise<UserRecord[]> {
     const rows: UserViewRow[] = await this.dataSource.query(
       'SELECT * FROM user_view WHERE NOT deleted ORDER BY username_key',

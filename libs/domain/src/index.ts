@@ -22,6 +22,7 @@ export * from './staging/staging.js';
 export * from './qr/qr.js';
 export * from './validation/validation.js';
 export * from './users/users.js';
+export * from './users/guessable-password.js';
 export * from './case/upcasters.js';
 export * from './notifications/policy.js';
 export * from './security/http-texts.js';

@@ -50,7 +50,7 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
     dataDir = mkdtempSync(join(tmpdir(), 'af-worker-'));
     const app = loadConfig({
       DATABASE_URL: database.url,
-      ADMIN_PASSWORD: 'test-admin-password',
+      ADMIN_PASSWORD: 'test-lab-password',
       DATA_DIR: dataDir,
     });
     const config = loadNotificationsConfig(app, { ...fcm.env(), PUSH_ALLOWED_HOSTS: push.host });

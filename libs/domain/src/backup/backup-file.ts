@@ -4,6 +4,7 @@ import { isCaseId } from '../case/case-id.js';
 import { parseStatus } from '../case/status.js';
 import { isAdminUsername, parseRole, type Role } from '../permissions/roles.js';
 import { checkEmail, checkNotify, USER_TEXTS, type NotifyChannels } from '../users/users.js';
+import { checkPasswordFor } from '../users/guessable-password.js';
 import { LIMITS } from '../validation/validation.js';
 import type { BackupFile } from '../contract/backup.js';
 import {
@@ -142,6 +143,9 @@ function checkUser(raw: unknown): BackupUser {
   if (typeof user.password === 'string' && user.password.trim() !== '') {
     if (user.password.length > LIMITS.password)
       fail(`password must be at most ${LIMITS.password} characters.`);
+    // A password that becomes a hash here is a new password: the same rules as anywhere else.
+    const weak = checkPasswordFor(username, user.password);
+    if (weak) fail(weak);
     return { ...base, password: user.password };
   }
   return fail('password or passwordHash is required.');

@@ -28,7 +28,12 @@ export interface EmailContent {
 
 export const EMAIL_TEXTS = {
   subject: (title: string, caseId: string | null) =>
-    caseId ? `${PRODUCT_NAME}: ${title} (${caseId})` : `${PRODUCT_NAME}: ${title}`,
+    caseId
+      ? `${PRODUCT_NAME}: ${title} (${caseId})`
+      : // A title that names the product already (a new sign-in) is the subject as it is.
+        title.includes(PRODUCT_NAME)
+        ? title
+        : `${PRODUCT_NAME}: ${title}`,
   caseLine: (caseId: string) => `Case: ${caseId}`,
   open: 'Open the case',
   openApp: 'Open AlignerFlow',

@@ -32,12 +32,12 @@ describe('decideUser', () => {
       accepted({ type: 'UserCreated', data: newUser('admin').user }),
     ],
     [
-      'a name that was deleted can be taken again',
+      'a name that was deleted is not given out again',
       userState('old', 'Designer', { deleted: true }),
-      newUser('old'),
+      newUser('OLD'),
       manager,
-      'old',
-      accepted({ type: 'UserCreated', data: newUser('old').user }),
+      'OLD',
+      refused('conflict', 'That username belonged to a deleted user. Choose another.'),
     ],
     [
       'duplicate → conflict',

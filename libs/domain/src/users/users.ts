@@ -6,6 +6,7 @@ import type { Rejection } from '../case/decision.js';
 export const USER_TEXTS = {
   emptyCredentials: 'Username and password cannot be empty.',
   taken: (name: string) => `Username "${name}" is already taken.`,
+  usernameOfDeletedUser: 'That username belonged to a deleted user. Choose another.',
   adminUndeletable: 'The default admin user cannot be deleted.',
   unknownRole: (role: string) => `Unknown role "${role}".`,
   notFound: 'User not found.',
@@ -14,14 +15,14 @@ export const USER_TEXTS = {
   usernameCharacters: 'Usernames may use letters, digits, dots, dashes and underscores.',
   adminStaysManager: 'The default admin user must stay a Manager.',
   passwordEmpty: 'Password cannot be empty.',
-  passwordTooShort: 'Password must be at least 8 characters.',
+  passwordTooShort: 'Password must be at least 12 characters.',
   currentPasswordWrong: 'The current password is incorrect.',
   notifyInvalid: 'notify must be {push: boolean, email: boolean}.',
   tooManySignIns: (minutes: number) => `Too many sign-in attempts. Try again in ${minutes} minute(s).`,
 } as const;
 
 /** New passwords (not the demo users' seeded ones) need at least this many characters. */
-export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MIN_LENGTH = 12;
 
 /** Sign-in throttling: this many failures for one username from one address ... */
 export const SIGN_IN_FAILURE_LIMIT = 5;
@@ -198,6 +199,8 @@ export function decideUser(
     case 'CreateUser':
       if (!isManager) return fail('forbidden', USER_TEXTS.managerOnly);
       if (live) return fail('conflict', USER_TEXTS.taken(command.user.username));
+      // A new person under an old name would inherit the old one's trail and whatever named them.
+      if (state?.deleted) return fail('conflict', USER_TEXTS.usernameOfDeletedUser);
       return { ok: true, events: [{ type: 'UserCreated', data: command.user }] };
     case 'UpdateUser': {
       if (!live) return fail('not_found', USER_TEXTS.notFound);
