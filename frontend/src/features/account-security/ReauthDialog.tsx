@@ -61,7 +61,7 @@ export function ReauthDialog({ onConfirmed, onCancel }: ReauthDialogProps) {
     setBusy(true);
     setError(null);
     try {
-      const credential = await signWithPasskey(await accountApi.passkeyLoginOptions({}));
+      const credential = await signWithPasskey(await accountApi.reauthOptions());
       await prove({ credential });
     } catch (failure) {
       setError(passkeyCancelled(failure) ? SECURITY_TEXTS.passkeySignInCancelled : errorMessage(failure));

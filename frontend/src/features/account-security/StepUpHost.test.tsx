@@ -26,7 +26,7 @@ function setup(
       proved = true;
       return { status: 204 };
     },
-    'POST /auth/passkeys/login/options': { body: { challenge: 'xyz' } },
+    'POST /auth/reauth/options': { body: { challenge: 'xyz' } },
   });
   render(<StepUpHost />);
   return server;
@@ -70,7 +70,7 @@ describe('StepUpHost: the re-authentication dialog', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Use a passkey' }));
     await expect(backup).resolves.toEqual(BACKUP);
     expect(vi.mocked(startAuthentication)).toHaveBeenCalledWith({ optionsJSON: { challenge: 'xyz' } });
-    expect(server.calls('POST', '/auth/passkeys/login/options')[0].body).toEqual({});
+    expect(server.calls('POST', '/auth/reauth/options')).toHaveLength(1);
   });
 
   it('asks once for calls waiting together, and Cancel rejects them with a clear message', async () => {

@@ -40,7 +40,7 @@ export const accountApi = {
     }),
   removePasskey: (id: string) => request<void>('DELETE', `/auth/passkeys/${enc(id)}`),
 
-  /** `{}` for a passkey alone (and for a re-authentication), `{mfaToken}` as a second step. */
+  /** `{}` for a passkey alone, `{mfaToken}` as a second step. */
   passkeyLoginOptions: (body: PasskeyLoginOptionsBody = {}) =>
     request<PublicKeyCredentialRequestOptionsJSON>('POST', '/auth/passkeys/login/options', {
       body,
@@ -54,6 +54,9 @@ export const accountApi = {
   secondStep: (body: MfaLoginBody) =>
     request<LoginAnswer>('POST', '/auth/login/mfa', { body, quietStatuses: [400, 401, 429] }),
 
+  /** The options of a passkey assertion that confirms it is the signed-in user. */
+  reauthOptions: () =>
+    request<PublicKeyCredentialRequestOptionsJSON>('POST', '/auth/reauth/options', { body: {} }),
   reauth: (body: ReauthBody) =>
     request<void>('POST', '/auth/reauth', { body, quietStatuses: [400, 401, 429] }),
 
