@@ -25,6 +25,11 @@ export function BackupRestore({ role }: { role: Role }) {
     }
   }
 
+  function clearFile(): void {
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = '';
+  }
+
   async function importBackup(): Promise<void> {
     if (!file || !window.confirm(SETTINGS_TEXTS.confirmRestore)) return;
     setBusy('import');
@@ -55,11 +60,12 @@ export function BackupRestore({ role }: { role: Role }) {
         );
         return;
       }
+      // The file is spent before the data reloads, as the message says it is done.
+      clearFile();
       toast(SETTINGS_TEXTS.restoreComplete, SETTINGS_TEXTS.restoreCompleteText);
       await loadAll(role).catch((failure) => console.warn('Reload after restore failed', failure));
     } finally {
-      setFile(null);
-      if (fileInput.current) fileInput.current.value = '';
+      clearFile();
       setBusy(null);
     }
   }
