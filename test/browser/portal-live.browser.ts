@@ -80,8 +80,13 @@ describe('Backup & Restore', () => {
 
     // Change the data after the backup: a new user, a deleted case.
     expect(
-      (await admin.post('/users', { username: 'temp.user', password: 'temp-user-pw', role: 'Designer' }))
-        .status,
+      (
+        await admin.post('/users', {
+          username: 'temp.user',
+          password: 'copper-lantern-river-7',
+          role: 'Designer',
+        })
+      ).status,
     ).toBe(201);
     expect((await admin.delete('/cases/CA-2024-002')).status).toBe(204);
 

@@ -357,7 +357,7 @@ describe('Settings: User Management', () => {
     );
 
     await username.fill('nurse.joy');
-    await password.fill('s3cret-pw');
+    await password.fill('joy-violet-harbor-42');
     await role.selectOption('Designer');
     await add.click();
     await toast(page, 'User Added').waitFor();
@@ -367,7 +367,8 @@ describe('Settings: User Management', () => {
     expect(await role.inputValue()).toBe('Technician');
     expect(await error.count()).toBe(0);
     expect(
-      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 's3cret-pw' })).status,
+      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 'joy-violet-harbor-42' }))
+        .status,
     ).toBe(200);
 
     // The server says "taken" too (the list here is current, so this is the client check).
@@ -388,7 +389,8 @@ describe('Settings: User Management', () => {
     await toast(page, 'User Deleted').waitFor();
     await users.locator('li', { hasText: 'nurse.joy' }).waitFor({ state: 'detached' });
     expect(
-      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 's3cret-pw' })).status,
+      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 'joy-violet-harbor-42' }))
+        .status,
     ).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../test/fakeServer';
-import { ApiError, NetworkError, api, failureMessage } from './client';
+import { ApiError, NetworkError, api, failureMessage, onEnrolmentRequired, onStepUpRequired } from './client';
 
 describe('failureMessage (spec section 8, API failure)', () => {
   it('takes the error field, then the message field', () => {
@@ -53,5 +53,52 @@ describe('api', () => {
     fakeServer({ 'GET /auth/me': 'network' });
     await expect(api.me()).rejects.toBeInstanceOf(NetworkError);
     await expect(api.me()).rejects.not.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('api: step-up and enrolment answers', () => {
+  const REAUTH = { status: 403, body: { error: 'Confirm it is you to continue.', reauth: true } };
+
+  it('repeats a step-up call once the registered dialog resolves, and only then', async () => {
+    let proved = false;
+    const server = fakeServer({ 'DELETE /users/rep': () => (proved ? { status: 204 } : REAUTH) });
+    const stepUp = vi.fn(async () => {
+      proved = true;
+    });
+    const unregister = onStepUpRequired(stepUp);
+    try {
+      await expect(api.deleteUser('rep')).resolves.toBeUndefined();
+      expect(stepUp).toHaveBeenCalledTimes(1);
+      expect(server.calls('DELETE', '/users/rep')).toHaveLength(2);
+    } finally {
+      unregister();
+    }
+  });
+
+  it('without a dialog a step-up answer is the ApiError with its text', async () => {
+    fakeServer({ 'GET /backup': REAUTH });
+    await expect(api.backup()).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 403,
+      message: 'Confirm it is you to continue.',
+    });
+  });
+
+  it("tells the app when a call answers 'Set up two-step sign-in first.', and still fails the call", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fakeServer({
+      'GET /dashboard': { status: 403, body: { error: 'Set up two-step sign-in first.' } },
+      'DELETE /users/x': { status: 403, body: { error: 'Only a manager can manage users.' } },
+    });
+    const enrol = vi.fn();
+    const unregister = onEnrolmentRequired(enrol);
+    try {
+      await expect(api.dashboard()).rejects.toBeInstanceOf(ApiError);
+      expect(enrol).toHaveBeenCalledTimes(1);
+      await expect(api.deleteUser('x')).rejects.toBeInstanceOf(ApiError);
+      expect(enrol).toHaveBeenCalledTimes(1);
+    } finally {
+      unregister();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { ACCOUNT_TEXTS } from '@alignerflow/domain';
 import type {
   BackupContents,
   BackupFile,
@@ -6,7 +7,6 @@ import type {
   ClientConfig,
   CreateUserBody,
   DashboardFigures,
-  LoginAnswer,
   LoginBody,
   MeAnswer,
   NotificationMessageBody,
@@ -16,6 +16,7 @@ import type {
   ReportTable,
   RestoreAnswer,
   Role,
+  SignInAnswer,
   UpdateUserBody,
   User,
   VapidKeyAnswer,
@@ -41,6 +42,14 @@ export class NetworkError extends Error {
   constructor(message = 'The server cannot be reached.') {
     super(message);
     this.name = 'NetworkError';
+  }
+}
+
+/** The user closed the re-authentication dialog: the call that needed it is not made. */
+export class StepUpCancelled extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StepUpCancelled';
   }
 }
 
@@ -73,6 +82,50 @@ interface RequestOptions {
   quietStatuses?: number[];
 }
 
+/**
+ * What the app does when a call needs a fresh proof of the user (403 `reauth: true`): resolves
+ * once `POST /auth/reauth` succeeded (the call is then repeated), rejects when the user cancels.
+ */
+export type StepUpHandler = () => Promise<void>;
+/** What the app does when a call answers that two-step sign-in must be set up first. */
+export type EnrolmentHandler = () => void;
+
+const handlers: { stepUp: StepUpHandler | null; enrolment: EnrolmentHandler | null } = {
+  stepUp: null,
+  enrolment: null,
+};
+/** One dialog for every call waiting on the same proof. */
+let pendingStepUp: Promise<void> | null = null;
+
+/** The app registers its re-authentication dialog here; the returned function unregisters it. */
+export function onStepUpRequired(handler: StepUpHandler): () => void {
+  handlers.stepUp = handler;
+  return () => {
+    if (handlers.stepUp === handler) handlers.stepUp = null;
+  };
+}
+
+/** The app registers its switch to the enrolment screen here. */
+export function onEnrolmentRequired(handler: EnrolmentHandler): () => void {
+  handlers.enrolment = handler;
+  return () => {
+    if (handlers.enrolment === handler) handlers.enrolment = null;
+  };
+}
+
+function needsStepUp(error: ApiError): boolean {
+  return error.status === 403 && (error.body as { reauth?: unknown } | null)?.reauth === true;
+}
+
+function needsEnrolment(error: ApiError): boolean {
+  return error.status === 403 && error.message === ACCOUNT_TEXTS.setUpTwoStepFirst;
+}
+
+function stepUp(handler: StepUpHandler): Promise<void> {
+  pendingStepUp ??= handler().finally(() => (pendingStepUp = null));
+  return pendingStepUp;
+}
+
 export interface Fresh<T> {
   notModified: false;
   data: T;
@@ -80,7 +133,25 @@ export interface Fresh<T> {
 }
 export type Conditional<T> = Fresh<T> | { notModified: true };
 
+/**
+ * Every call of the app goes through here, so a step-up call (backup, export, restore, user
+ * administration, a factor reset) asks the user to confirm it is them and is then repeated.
+ */
 async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
+  try {
+    return await sendOnce(method, path, options);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (needsStepUp(error) && handlers.stepUp) {
+      await stepUp(handlers.stepUp);
+      return send(method, path, options);
+    }
+    if (needsEnrolment(error)) handlers.enrolment?.();
+    throw error;
+  }
+}
+
+async function sendOnce(method: string, path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.etag) headers['If-None-Match'] = options.etag;
@@ -109,7 +180,8 @@ async function send(method: string, path: string, options: RequestOptions): Prom
       response.status,
       body,
     );
-    if (!options.quietStatuses?.includes(response.status)) console.error(`${method} ${path}:`, error.message);
+    const quiet = options.quietStatuses?.includes(response.status) || needsStepUp(error);
+    if (!quiet) console.error(`${method} ${path}:`, error.message);
     throw error;
   }
   return response;
@@ -145,7 +217,7 @@ export const api = {
   config: () => request<ClientConfig>('GET', '/config', { quietStatuses: [404] }),
 
   login: (username: string, password: string, rememberMe: boolean) =>
-    request<LoginAnswer>('POST', '/auth/login', {
+    request<SignInAnswer>('POST', '/auth/login', {
       body: { username, password, rememberMe } satisfies LoginBody,
       quietStatuses: [401, 429],
     }),

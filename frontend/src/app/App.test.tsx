@@ -1,10 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
+import { startRegistration } from '@simplewebauthn/browser';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { KEEP_QUIET_MS } from '../api/cache';
 import { readOfflineCopy, writeOfflineCopy } from '../api/offlineCopy';
 import { fakeServer } from '../test/fakeServer';
 import { dashboardFigures, manager, sampleCases } from '../test/fixtures';
 import { App } from './App';
+
+vi.mock('@simplewebauthn/browser', () => ({ startRegistration: vi.fn(), startAuthentication: vi.fn() }));
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -123,5 +126,62 @@ describe('App start-up', () => {
     const afterLogout = readOfflineCopy();
     await act(() => vi.advanceTimersByTimeAsync(10));
     expect(await afterLogout).toBeNull();
+  });
+});
+
+describe('App: two-step sign-in required', () => {
+  const SET_UP_FIRST = { status: 403, body: { error: 'Set up two-step sign-in first.' } };
+
+  it('shows only the enrolment screen until a factor is active, then the app', async () => {
+    quiet();
+    vi.mocked(startRegistration).mockResolvedValue({ id: 'cred' } as never);
+    let passkeys: { id: string; name: string; createdAt: string }[] = [];
+    const enrolled = () => passkeys.length > 0;
+    const server = fakeServer({
+      'GET /auth/me': () => ({
+        body: { user: manager, mfa: { totp: false, passkeys: passkeys.length, required: true } },
+      }),
+      'GET /auth/passkeys': () => ({ body: passkeys }),
+      'POST /auth/passkeys/options': { body: { challenge: 'c' } },
+      'POST /auth/passkeys': () => {
+        passkeys = [{ id: 'p1', name: 'My device', createdAt: '2026-11-26T02:00:00.000Z' }];
+        return { status: 201, body: passkeys[0] };
+      },
+      'GET /cases': () => (enrolled() ? { body: sampleCases, headers: { ETag: '"1"' } } : SET_UP_FIRST),
+      'GET /users': () => (enrolled() ? { body: [manager] } : SET_UP_FIRST),
+      'GET /dashboard': () => (enrolled() ? { body: dashboardFigures } : SET_UP_FIRST),
+    });
+    vi.useFakeTimers();
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    vi.useRealTimers();
+    expect(await screen.findByRole('heading', { name: 'Set up two-step sign-in' })).toBeTruthy();
+    expect(screen.queryByText('Logged in as:')).toBeNull();
+    expect(server.calls('GET', '/cases')).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create passkey' }));
+    expect(await screen.findByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Set up two-step sign-in' })).toBeNull();
+  });
+
+  it("switches to the enrolment screen when a call answers 'Set up two-step sign-in first.'", async () => {
+    quiet();
+    vi.useFakeTimers();
+    fakeServer({
+      'GET /auth/me': { body: { user: manager } },
+      'GET /auth/passkeys': { body: [] },
+      'GET /cases': SET_UP_FIRST,
+      'GET /users': SET_UP_FIRST,
+      'GET /dashboard': SET_UP_FIRST,
+      'POST /auth/logout': { status: 204 },
+    });
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    vi.useRealTimers();
+    expect(await screen.findByRole('heading', { name: 'Set up two-step sign-in' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeTruthy();
   });
 });

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { User } from '@alignerflow/domain';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import type { MfaStatus, User } from '@alignerflow/domain';
 import type { ClientConfig } from '@alignerflow/domain';
-import { ApiError, api } from '../api/client';
+import { ApiError, api, onEnrolmentRequired } from '../api/client';
 import { cache, readOfflineCopy } from '../api/cache';
 import { loadAll } from '../api/queries';
 import { Toaster } from '../components/Toaster';
+import { EnrolmentScreen } from '../features/account-security/lazyScreens';
+import { StepUpHost } from '../features/account-security/StepUpHost';
 import { LoginScreen } from '../features/auth/LoginScreen';
 import { forgetSignIn } from '../features/auth/rememberMe';
 import { PwaBanners } from '../features/pwa/PwaBanners';
@@ -20,6 +22,8 @@ type Session =
   | { state: 'signedOut' }
   | { state: 'loadingData'; user: User }
   | { state: 'signedIn'; user: User }
+  /** The role must use two-step sign-in and the user has no second factor yet. */
+  | { state: 'enrolling'; user: User }
   | { state: 'failed'; detail: string };
 
 const DEFAULT_CONFIG: ClientConfig = {
@@ -40,9 +44,15 @@ async function loadData(user: User): Promise<void> {
  * Restores the server session (the cookie; kept across browser restarts when Remember Me was on).
  * If the server cannot be reached, the last synced copy is shown offline; without one, start-up fails.
  */
+/** The server reaches only the account calls until such a user has a second factor. */
+function mustEnrol(mfa: MfaStatus | undefined): boolean {
+  return !!mfa?.required && !mfa.totp && mfa.passkeys === 0;
+}
+
 async function restoreSession(): Promise<Session> {
   try {
-    const { user } = await api.me();
+    const { user, mfa } = await api.me();
+    if (mustEnrol(mfa)) return { state: 'enrolling', user };
     cache.begin(user);
     await loadData(user);
     return { state: 'signedIn', user };
@@ -65,6 +75,8 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
   const [splashDone, setSplashDone] = useState(false);
   const [session, setSession] = useState<Session>({ state: 'pending' });
   const [config, setConfig] = useState<ClientConfig>(DEFAULT_CONFIG);
+  /** A call answered that two-step sign-in must be set up first (possibly before the session was known). */
+  const enrolmentRequired = useRef(false);
 
   useEffect(() => {
     const timer = setTimeout(() => setSplashDone(true), SPLASH_MS);
@@ -77,19 +89,60 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
       .config()
       .then((answer) => current && setConfig({ ...DEFAULT_CONFIG, ...answer }))
       .catch(() => undefined);
-    void restoreSession().then((restored) => current && setSession(restored));
+    void restoreSession().then(
+      (restored) =>
+        current &&
+        setSession(
+          restored.state === 'signedIn' && enrolmentRequired.current
+            ? { state: 'enrolling', user: restored.user }
+            : restored,
+        ),
+    );
     return () => {
       current = false;
     };
   }, []);
 
-  const signedIn = useCallback((user: User) => {
+  const openApp = useCallback((user: User) => {
+    enrolmentRequired.current = false;
     cache.begin(user);
     setSession({ state: 'loadingData', user });
-    void loadData(user).then(() => setSession({ state: 'signedIn', user }));
+    // A call refused meanwhile for want of two-step sign-in has switched to the enrolment screen.
+    void loadData(user).then(() =>
+      setSession((current) => (current.state === 'loadingData' ? { state: 'signedIn', user } : current)),
+    );
   }, []);
 
+  const signedIn = useCallback(
+    (user: User) => {
+      setSession({ state: 'loadingData', user });
+      api
+        .me()
+        .then(({ mfa }) => (mustEnrol(mfa) ? setSession({ state: 'enrolling', user }) : openApp(user)))
+        .catch((error) => {
+          console.warn('Reading the sign-in methods failed', error);
+          openApp(user);
+        });
+    },
+    [openApp],
+  );
+
+  // Any call refused until two-step sign-in is set up shows the enrolment screen.
+  useEffect(
+    () =>
+      onEnrolmentRequired(() => {
+        enrolmentRequired.current = true;
+        setSession((current) =>
+          current.state === 'signedIn' || current.state === 'loadingData'
+            ? { state: 'enrolling', user: current.user }
+            : current,
+        );
+      }),
+    [],
+  );
+
   const signedOut = useCallback(() => {
+    enrolmentRequired.current = false;
     forgetSignIn();
     cache.clear();
     setSession({ state: 'signedOut' });
@@ -107,12 +160,19 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
   else if (session.state === 'pending' || session.state === 'loadingData') screen = <LoadingScreen />;
   else if (session.state === 'failed') screen = <FatalErrorScreen detail={session.detail} onRetry={reload} />;
   else if (session.state === 'signedOut') screen = <LoginScreen demo={config.demo} onSignedIn={signedIn} />;
+  else if (session.state === 'enrolling')
+    screen = (
+      <Suspense fallback={<LoadingScreen />}>
+        <EnrolmentScreen user={session.user} onEnrolled={() => openApp(session.user)} onSignOut={logout} />
+      </Suspense>
+    );
   else screen = <Shell user={session.user} onLogout={logout} onSessionEnded={signedOut} />;
 
   return (
     <>
       <PwaBanners />
       {screen}
+      <StepUpHost />
       <Toaster />
     </>
   );

@@ -6,6 +6,9 @@ import {
   type CaseEventData,
   type CaseHistoryEntry,
   type CaseStatus,
+  type MfaStatus,
+  type Passkey,
+  type SessionInfo,
   type User,
 } from '@alignerflow/domain';
 import { E, given, roadSteps, stamp, time, type CreatedData, type Given } from '@alignerflow/domain/testing';
@@ -48,6 +51,23 @@ export const doctor: User = {
   notify: { push: true, email: true },
 };
 export const allUsers = [manager, representative, designer, technician, doctor];
+
+/** A user without a second factor whose role need not have one. */
+export const noFactors: MfaStatus = { totp: false, passkeys: 0, required: false };
+
+/** The answers of the account calls My Account makes (`GET /auth/me`, passkeys, sessions). */
+export function accountRoutes(
+  user: User,
+  mfa: MfaStatus = noFactors,
+  passkeys: Passkey[] = [],
+  sessions: SessionInfo[] = [],
+) {
+  return {
+    'GET /auth/me': { body: { user, mfa } },
+    'GET /auth/passkeys': { body: passkeys },
+    'GET /auth/sessions': { body: sessions },
+  };
+}
 
 /**
  * What a test says of a case: only what its creation carries, where it has got to, and whether

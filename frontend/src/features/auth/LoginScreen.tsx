@@ -1,10 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { User } from '@alignerflow/domain';
+import { Suspense, useId, useState, type FormEvent } from 'react';
+import type { MfaChallengeAnswer, SignInAnswer, User } from '@alignerflow/domain';
 import { ApiError, api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { readRememberMe, rememberSignIn } from './rememberMe';
 import { AUTH_TEXTS } from './texts';
 import { errorMessage } from '../../api/errorMessage';
+import { SECURITY_TEXTS } from '../account-security/texts';
+import { PasskeySignInButton } from './PasskeySignInButton';
+import { SecondStep } from '../account-security/lazyScreens';
 
 interface LoginScreenProps {
   demo: boolean;
@@ -18,9 +21,36 @@ export function LoginScreen({ demo, onSignedIn }: LoginScreenProps) {
   const [rememberMe, setRememberMe] = useState(remembered.enabled);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<MfaChallengeAnswer | null>(null);
   const hintId = useId();
   const errorId = useId();
   const filled = username.trim() !== '' && password !== '';
+
+  /** A session, or the second step (the password was right; no session yet). */
+  function answered(answer: SignInAnswer): void {
+    if ('mfaRequired' in answer) {
+      setChallenge(answer);
+      setBusy(false);
+      return;
+    }
+    rememberSignIn(rememberMe, answer.user.username);
+    onSignedIn(answer.user);
+  }
+
+  function restart(message?: string): void {
+    setChallenge(null);
+    setPassword('');
+    setError(message ?? null);
+  }
+
+  if (challenge)
+    return (
+      <main className="login">
+        <Suspense fallback={<p className="muted">{AUTH_TEXTS.loggingIn}</p>}>
+          <SecondStep challenge={challenge} onSignedIn={answered} onRestart={restart} />
+        </Suspense>
+      </main>
+    );
 
   async function submit(event: FormEvent): Promise<void> {
     event.preventDefault();
@@ -28,9 +58,7 @@ export function LoginScreen({ demo, onSignedIn }: LoginScreenProps) {
     setBusy(true);
     setError(null);
     try {
-      const { user } = await api.login(username.trim(), password, rememberMe);
-      rememberSignIn(rememberMe, user.username);
-      onSignedIn(user);
+      answered(await api.login(username.trim(), password, rememberMe));
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 401
@@ -101,6 +129,15 @@ export function LoginScreen({ demo, onSignedIn }: LoginScreenProps) {
         <button type="submit" className="button button--primary button--block" disabled={!filled || busy}>
           {busy ? AUTH_TEXTS.loggingIn : AUTH_TEXTS.login}
         </button>
+        <p className="login__or" aria-hidden="true">
+          {SECURITY_TEXTS.or}
+        </p>
+        <PasskeySignInButton
+          disabled={busy}
+          onStart={() => setError(null)}
+          onAnswer={answered}
+          onError={setError}
+        />
         {demo ? <p className="login__demo">{AUTH_TEXTS.demoHint}</p> : null}
       </form>
     </main>

@@ -21,3 +21,12 @@ export async function qrDataUrl(payload: string, width = 512): Promise<string> {
   const QRCode = await loadQrcode();
   return QRCode.toDataURL(payload, { ...QR_OPTIONS, width, margin: 2 });
 }
+
+/**
+ * A PNG data URL of a longer text (an authenticator's otpauth address) in the smallest QR
+ * version that holds it: the fixed version 4 is for the lab's printed labels only.
+ */
+export async function qrDataUrlOfText(text: string, width = 512): Promise<string> {
+  const QRCode = await loadQrcode();
+  return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', width, margin: 2 });
+}

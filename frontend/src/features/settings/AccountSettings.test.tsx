@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
+import { USER_TEXTS } from '@alignerflow/domain';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { fakeServer } from '../../test/fakeServer';
-import { technician } from '../../test/fixtures';
+import { accountRoutes, technician } from '../../test/fixtures';
 import { Toaster } from '../../components/Toaster';
 import { AccountSettings } from './AccountSettings';
 
 function setup(routes = {}) {
-  const server = fakeServer(routes);
+  const server = fakeServer({ ...accountRoutes(technician), ...routes });
   const onSignedOut = vi.fn();
   render(
     <>
@@ -31,7 +32,7 @@ describe('AccountSettings', () => {
     change('old-password', '   ');
     expect(screen.getByRole('alert').textContent).toBe('Password cannot be empty.');
     change('old-password', 'short');
-    expect(screen.getByRole('alert').textContent).toBe('Password must be at least 8 characters.');
+    expect(screen.getByRole('alert').textContent).toBe(USER_TEXTS.passwordTooShort);
     change('', 'long-enough-pw');
     expect(screen.getByRole('alert').textContent).toBe('The current password is incorrect.');
     expect(server.calls('PUT', path)).toHaveLength(0);

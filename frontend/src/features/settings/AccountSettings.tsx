@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { Suspense, useState, type FormEvent } from 'react';
 import { checkNewPassword, USER_TEXTS, type User } from '@alignerflow/domain';
 import { ApiError, api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
+import { AccountSecurity } from '../account-security/lazyScreens';
 import { MyNotifications } from './MyNotifications';
 import { SETTINGS_TEXTS } from './texts';
 
@@ -12,7 +13,10 @@ interface AccountSettingsProps {
   onSignedOut: () => void;
 }
 
-/** Every signed-in user's own account: a password change and signing out on every device. */
+/**
+ * Every signed-in user's own account: notifications, a password change, two-step sign-in, the
+ * signed-in devices and signing out on every device.
+ */
 export function AccountSettings({ user, onSignedOut }: AccountSettingsProps) {
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
@@ -97,6 +101,10 @@ export function AccountSettings({ user, onSignedOut }: AccountSettingsProps) {
           {SETTINGS_TEXTS.changePasswordButton}
         </button>
       </form>
+
+      <Suspense fallback={<p className="muted">{SETTINGS_TEXTS.loading}</p>}>
+        <AccountSecurity username={user.username} />
+      </Suspense>
 
       <div className="card">
         <h3>{SETTINGS_TEXTS.signOutEverywhere}</h3>

@@ -87,7 +87,10 @@ describe('BackupRestore', () => {
   it("restores a valid backup: 'Restore Complete'", async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.spyOn(window, 'confirm').mockReturnValue(true);
-    const backup = { users: [{ username: 'admin', role: 'Manager', password: 'secret-pass' }], cases: [] };
+    const backup = {
+      users: [{ username: 'admin', role: 'Manager', password: 'secret-passphrase-9' }],
+      cases: [],
+    };
     const server = setup({
       'POST /restore': { body: { users: 1, cases: 0 } },
       'GET /cases': { body: [] },

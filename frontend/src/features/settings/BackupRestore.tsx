@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { Role } from '@alignerflow/domain';
-import { ApiError, api } from '../../api/client';
+import { ApiError, StepUpCancelled, api } from '../../api/client';
 import { loadAll } from '../../api/queries';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
@@ -23,6 +23,11 @@ export function BackupRestore({ role }: { role: Role }) {
     } finally {
       setBusy(null);
     }
+  }
+
+  function clearFile(): void {
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = '';
   }
 
   async function importBackup(): Promise<void> {
@@ -49,17 +54,18 @@ export function BackupRestore({ role }: { role: Role }) {
       } catch (failure) {
         console.error('Restore failed', failure);
         setError(
-          failure instanceof ApiError && failure.status === 400
+          (failure instanceof ApiError && failure.status === 400) || failure instanceof StepUpCancelled
             ? failure.message
             : SETTINGS_TEXTS.restoreFailed,
         );
         return;
       }
+      // The file is spent before the data reloads, as the message says it is done.
+      clearFile();
       toast(SETTINGS_TEXTS.restoreComplete, SETTINGS_TEXTS.restoreCompleteText);
       await loadAll(role).catch((failure) => console.warn('Reload after restore failed', failure));
     } finally {
-      setFile(null);
-      if (fileInput.current) fileInput.current.value = '';
+      clearFile();
       setBusy(null);
     }
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { PASSWORD_MIN_LENGTH, USER_TEXTS } from '@alignerflow/domain';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { fakeServer } from '../../test/fakeServer';
 import { allUsers, manager } from '../../test/fixtures';
@@ -48,11 +49,11 @@ describe('UserManagement', () => {
     const created = { username: 'newbie', role: 'Designer', email: null, activationSoundEnabled: true };
     const server = setup({ 'POST /users': { status: 201, body: created } });
     fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'Designer' } });
-    fill(' newbie ', 'secret-pw');
+    fill(' newbie ', 'lab-secret-pw-2');
     expect(await screen.findByText('User Added')).toBeTruthy();
     expect(server.calls('POST', '/users')[0].body).toEqual({
       username: 'newbie',
-      password: 'secret-pw',
+      password: 'lab-secret-pw-2',
       role: 'Designer',
     });
     expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('');
@@ -63,7 +64,7 @@ describe('UserManagement', () => {
   it("shows 'Failed to add user. Username may already exist.' when the call fails otherwise", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     setup({ 'POST /users': { status: 500, text: 'boom' } });
-    fill('newbie', 'secret-pw');
+    fill('newbie', 'lab-secret-pw-2');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Failed to add user. Username may already exist.',
     );
@@ -111,12 +112,12 @@ describe('UserManagement', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to delete user. Please try again.');
   });
 
-  it('refuses a password shorter than 8 characters after the empty and taken checks', () => {
+  it('refuses a password shorter than the minimum after the empty and taken checks', () => {
     const server = setup();
     fill('REP', 'x');
     expect(screen.getByRole('alert').textContent).toBe('Username "REP" is already taken.');
-    fill('newbie', '1234567');
-    expect(screen.getByRole('alert').textContent).toBe('Password must be at least 8 characters.');
+    fill('newbie', 'k'.repeat(PASSWORD_MIN_LENGTH - 1));
+    expect(screen.getByRole('alert').textContent).toBe(USER_TEXTS.passwordTooShort);
     expect(server.calls('POST', '/users')).toHaveLength(0);
   });
 
@@ -141,5 +142,28 @@ describe('UserManagement', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Failed to end the sessions. Please try again.',
     );
+  });
+
+  it("resets a user's two-step sign-in after the confirmation", async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const server = setup({ 'POST /users/rep/mfa/reset': { status: 204 } });
+    const button = screen.getByRole('button', { name: 'Reset two-step sign-in of rep' });
+    fireEvent.click(button);
+    expect(server.calls('POST', '/users/rep/mfa/reset')).toHaveLength(0);
+    fireEvent.click(button);
+    expect(confirm).toHaveBeenLastCalledWith(
+      'Remove every authenticator and passkey of "rep" and sign them out everywhere?',
+    );
+    expect(await screen.findByText('Two-step sign-in reset')).toBeTruthy();
+    expect(screen.getByText('rep can sign in with their password and set it up again.')).toBeTruthy();
+    expect(server.calls('POST', '/users/rep/mfa/reset')).toHaveLength(1);
+  });
+
+  it("shows the server's text when a reset is refused", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    setup({ 'POST /users/rep/mfa/reset': { status: 404, body: { error: 'User not found.' } } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset two-step sign-in of rep' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('User not found.');
   });
 });

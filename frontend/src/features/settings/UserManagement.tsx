@@ -7,12 +7,20 @@ import {
   sameUsername,
   type Role,
 } from '@alignerflow/domain';
-import { ApiError, api } from '../../api/client';
+import { ApiError, StepUpCancelled, api } from '../../api/client';
 import { cache, useCache } from '../../api/cache';
 import { loadUsers } from '../../api/queries';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
+import { accountApi } from '../account-security/accountSecurityApi';
+import { SECURITY_TEXTS } from '../account-security/texts';
 import { SETTINGS_TEXTS } from './texts';
+
+/** The server's text for a refusal it explains, or the re-authentication's cancellation, else `fallback`. */
+function failureText(failure: unknown, fallback: string, explained: number[] = [400, 409]): string {
+  if (failure instanceof StepUpCancelled) return failure.message;
+  return failure instanceof ApiError && explained.includes(failure.status) ? failure.message : fallback;
+}
 
 const DEFAULT_ROLE: Role = 'Technician';
 
@@ -56,11 +64,7 @@ export function UserManagement() {
       setPassword('');
       setRole(DEFAULT_ROLE);
     } catch (failure) {
-      setError(
-        failure instanceof ApiError && (failure.status === 400 || failure.status === 409)
-          ? failure.message
-          : SETTINGS_TEXTS.addFailed,
-      );
+      setError(failureText(failure, SETTINGS_TEXTS.addFailed));
     } finally {
       setBusy(false);
     }
@@ -77,8 +81,8 @@ export function UserManagement() {
       await api.deleteUser(name);
       cache.setUsers((cache.get().users ?? []).filter((user) => !sameUsername(user.username, name)));
       toast(SETTINGS_TEXTS.userDeleted, SETTINGS_TEXTS.userDeletedText(name));
-    } catch {
-      setError(SETTINGS_TEXTS.deleteFailed);
+    } catch (failure) {
+      setError(failureText(failure, SETTINGS_TEXTS.deleteFailed, []));
     }
   }
 
@@ -90,6 +94,17 @@ export function UserManagement() {
       toast(SETTINGS_TEXTS.sessionsEnded, SETTINGS_TEXTS.sessionsEndedText(name));
     } catch {
       setError(SETTINGS_TEXTS.endSessionsFailed);
+    }
+  }
+
+  async function resetTwoStep(name: string): Promise<void> {
+    if (!window.confirm(SECURITY_TEXTS.confirmResetTwoStep(name))) return;
+    setError(null);
+    try {
+      await accountApi.resetTwoStep(name);
+      toast(SECURITY_TEXTS.twoStepReset, SECURITY_TEXTS.twoStepResetText(name));
+    } catch (failure) {
+      setError(failureText(failure, SECURITY_TEXTS.resetFailed, [404]));
     }
   }
 
@@ -151,6 +166,15 @@ export function UserManagement() {
                     <span className="muted small"> {user.role}</span>
                   </span>
                   <span className="user-list__actions">
+                    <button
+                      type="button"
+                      className="icon-button"
+                      onClick={() => void resetTwoStep(user.username)}
+                      title={SECURITY_TEXTS.resetTwoStep(user.username)}
+                      aria-label={SECURITY_TEXTS.resetTwoStep(user.username)}
+                    >
+                      <Icon name="shield" />
+                    </button>
                     <button
                       type="button"
                       className="icon-button"

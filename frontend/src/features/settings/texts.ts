@@ -14,6 +14,7 @@ export const SETTINGS_TEXTS = {
     account: 'My Account',
   },
   close: 'Close',
+  loading: 'Loading...',
 
   // User Management
   addUser: 'Add New User',

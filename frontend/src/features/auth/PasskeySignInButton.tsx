@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import type { SignInAnswer } from '@alignerflow/domain';
+import { errorMessage } from '../../api/errorMessage';
+import { Icon } from '../../components/Icon';
+import { accountApi } from '../account-security/accountSecurityApi';
+import { SECURITY_TEXTS } from '../account-security/texts';
+import { passkeyCancelled, signWithPasskey } from '../account-security/webauthn';
+
+interface PasskeySignInButtonProps {
+  disabled?: boolean;
+  onAnswer: (answer: SignInAnswer) => void;
+  onError: (message: string) => void;
+  onStart: () => void;
+}
+
+/** "Sign in with a passkey": a discoverable passkey signs in without username or password. */
+export function PasskeySignInButton({ disabled, onAnswer, onError, onStart }: PasskeySignInButtonProps) {
+  const [busy, setBusy] = useState(false);
+
+  async function signIn(): Promise<void> {
+    setBusy(true);
+    onStart();
+    try {
+      const credential = await signWithPasskey(await accountApi.passkeyLoginOptions({}));
+      onAnswer(await accountApi.passkeyLogin(credential));
+    } catch (failure) {
+      onError(passkeyCancelled(failure) ? SECURITY_TEXTS.passkeySignInCancelled : errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      className="button button--ghost button--block"
+      onClick={() => void signIn()}
+      disabled={disabled || busy}
+    >
+      <Icon name="key" />
+      {SECURITY_TEXTS.signInWithPasskey}
+    </button>
+  );
+}
