@@ -28,4 +28,5 @@ export * from './security/http-texts.js';
 export * from './notifications/push-subscriptions.js';
 export * from './notifications/email.js';
 export * from './reports/reports.js';
+export * from './billing/index.js';
 export * from './contract/index.js';

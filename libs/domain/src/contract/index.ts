@@ -9,3 +9,4 @@ export * from './backup.js';
 export * from './notifications.js';
 export * from './ai.js';
 export * from './audit.js';
+export * from './billing.js';
