@@ -6,6 +6,7 @@ import { AiModule } from './ai/ai.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BackupModule } from './backup/backup.module.js';
+import { BillingModule } from './billing/billing.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
@@ -53,6 +54,7 @@ export class AppModule {
         BackupModule,
         AuditModule,
         ReportsModule,
+        BillingModule,
         MetricsModule,
         OpenApiModule,
       ],

@@ -71,3 +71,12 @@ export function draftInvoice(
 export function numberYear(at: string): number {
   return new Date(at).getUTCFullYear();
 }
+
+/** The case events that may give a case its doctor (the issuer looks at these and at shipping). */
+export const DOCTOR_ASSIGNING_EVENTS: ReadonlySet<string> = new Set(['CaseApproved']);
+
+/** Whether the issuer needs to look at this case event at all. */
+export function mayTriggerInvoice(type: string, data: unknown): boolean {
+  if (type === 'StageAdvanced') return (data as { to?: string }).to === STATUS_LABELS.Delivery;
+  return DOCTOR_ASSIGNING_EVENTS.has(type);
+}
