@@ -34,6 +34,7 @@ import {
 import { hashPassword } from '../users/passwords.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
+import { BillingBackup } from '../billing/billing-backup.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
@@ -77,6 +78,7 @@ export class BackupService {
     private readonly caseProjection: CaseViewProjection,
     private readonly userProjection: UserViewProjection,
     private readonly emitter: EventEmitter2,
+    private readonly billing: BillingBackup,
   ) {}
 
   /**
@@ -101,8 +103,9 @@ export class BackupService {
         `SELECT coalesce(json_agg(${WHOLE_CASE_SQL} ORDER BY v.created_date DESC, v.id), '[]')::text AS cases
            FROM case_view v WHERE NOT v.deleted`,
       );
+      const billing = await this.billing.json(runner);
       await runner.query('COMMIT');
-      return `{"users":${users},"cases":${cases}}`;
+      return `{"users":${users},"cases":${cases},"billing":${billing}}`;
     } finally {
       await runner.release();
     }
@@ -121,6 +124,7 @@ export class BackupService {
       });
     }
     const { cases } = checked.value;
+    const billing = this.billing.check(body);
     // Hashing is slow on purpose: done before the transaction, a few at a time.
     const hashStarted = performance.now();
     const users = await mapLimit(checked.value.users, HASHING_CONCURRENCY, withPasswordHash);
@@ -133,9 +137,11 @@ export class BackupService {
     for (; !imported; attempt++) {
       try {
         const started = performance.now();
-        imported = await withTransaction(this.dataSource, (runner) =>
-          this.importAll(runner, users, cases, actor, metadata),
-        );
+        imported = await withTransaction(this.dataSource, async (runner) => {
+          const done = await this.importAll(runner, users, cases, actor, metadata);
+          await this.billing.restore(runner, billing, actor, metadata);
+          return done;
+        });
         transactionMs = performance.now() - started;
       } catch (error) {
         // A command changed a user or a case between our read and our append: nothing was written.

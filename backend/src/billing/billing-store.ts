@@ -73,9 +73,11 @@ export class BillingStore {
       );
   }
 
+  /** The invoice's row; a restore may bring a case's invoice under another number, which replaces it. */
   async writeView(db: Db, invoice: Invoice, version: number): Promise<void> {
     await db.query(
-      `INSERT INTO invoice_view (number, case_id, doctor_key, status, issued_at, due_at, balance, version, data)
+      `WITH replaced AS (DELETE FROM invoice_view WHERE case_id = $2 AND number <> $1)
+       INSERT INTO invoice_view (number, case_id, doctor_key, status, issued_at, due_at, balance, version, data)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
        ON CONFLICT (number) DO UPDATE SET doctor_key = excluded.doctor_key, status = excluded.status,
          issued_at = excluded.issued_at, due_at = excluded.due_at, balance = excluded.balance,

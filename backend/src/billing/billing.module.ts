@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingBackup } from './billing-backup.js';
 import { BillingClock } from './billing-clock.js';
 import { BillingController, DoctorBillingController } from './billing.controller.js';
 import { BillingStore } from './billing-store.js';
@@ -12,7 +13,7 @@ import { InvoicesController } from './invoices.controller.js';
  */
 @Module({
   controllers: [InvoicesController, BillingController, DoctorBillingController],
-  providers: [BillingClock, BillingStore, InvoiceCommandService, InvoiceIssuer],
-  exports: [BillingClock, BillingStore, InvoiceCommandService, InvoiceIssuer],
+  providers: [BillingBackup, BillingClock, BillingStore, InvoiceCommandService, InvoiceIssuer],
+  exports: [BillingBackup, BillingClock, BillingStore, InvoiceCommandService, InvoiceIssuer],
 })
 export class BillingModule {}

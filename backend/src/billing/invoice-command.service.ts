@@ -50,6 +50,12 @@ export class InvoiceCommandService {
     return this.onStream(caseId, actor, metadata, command);
   }
 
+  /** The invoice of a stream as its events leave it, and the stream's version. */
+  async stateOf(streamId: string, runner: QueryRunner): Promise<{ state: Invoice | null; version: number }> {
+    const past = await this.store.readStream(streamId, runner);
+    return { state: foldInvoice(past.map(toInvoiceEvent)), version: past.length };
+  }
+
   /** The command on the invoice stream of `caseId` (the issuer, the reminder scan and restore use this too). */
   async onStream(
     caseId: string,

@@ -9,3 +9,4 @@ export * from './statement.js';
 export * from './export-csv.js';
 export * from './texts.js';
 export * from './settings.js';
+export * from './backup.js';
