@@ -23,7 +23,9 @@ import { DataSource } from 'typeorm';
 import { Caller } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { EventStore, type EventMetadata } from '../event-store/event-store.js';
+import { parsePageSize, sendPdf } from '../pdf/one-page-pdf.js';
 import { BillingClock } from './billing-clock.js';
+import { statementPdf } from './billing-pdf.js';
 import { BillingStore } from './billing-store.js';
 import { BillingSettingsDto, DoctorBillingDto } from './billing.dto.js';
 
@@ -70,6 +72,29 @@ export class BillingController {
       },
     );
     return checked.value;
+  }
+
+  /** Before 'statements/:doctor', which would take "dr.lee.pdf" as a doctor. */
+  @Get('statements/:doctor.pdf')
+  async statementPdf(
+    @Caller() { actor }: Caller,
+    @Param('doctor') doctor: string,
+    @Query('month') month: unknown,
+    @Query('size') size: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const statement = await this.statementOf(actor, doctor, month);
+    const { details } = await this.billing.doctorDetails(doctor);
+    const [latest] = await this.billing.list({ doctorKey: doctor.toLowerCase() });
+    const clinicName = details?.clinicName || latest?.clinicName || '';
+    const bytes = await statementPdf(
+      statement,
+      await this.billing.settings(),
+      clinicName,
+      details,
+      parsePageSize(size),
+    );
+    sendPdf(response, `statement-${statement.doctor}-${statement.month}.pdf`, bytes);
   }
 
   @Get('statements/:doctor')

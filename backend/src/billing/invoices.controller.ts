@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   BILLING_TEXTS,
   CREDIT_NOTE_PREFIX,
@@ -9,9 +9,12 @@ import {
   type Invoice,
   type InvoiceStatus,
 } from '@alignerflow/domain';
+import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Caller } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
+import { parsePageSize, sendPdf } from '../pdf/one-page-pdf.js';
+import { invoicePdf } from './billing-pdf.js';
 import { BillingStore } from './billing-store.js';
 import { CreditNoteDto, RecordPaymentDto, VoidInvoiceDto } from './billing.dto.js';
 import { InvoiceCommandService } from './invoice-command.service.js';
@@ -58,6 +61,20 @@ export class InvoicesController {
       to: (to || undefined) as string | undefined,
       caseId: typeof caseId === 'string' && caseId ? caseId : undefined,
     });
+  }
+
+  /** Before ':number', which would take "INV-2026-00001.pdf" as a number. */
+  @Get(':number.pdf')
+  async pdf(
+    @Caller() { actor }: Caller,
+    @Param('number') number: string,
+    @Query('size') size: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
+    const invoice = await this.commands.visible(number, actor);
+    const { details } = await this.billing.doctorDetails(invoice.doctorUsername);
+    const bytes = await invoicePdf(invoice, await this.billing.settings(), details, parsePageSize(size));
+    sendPdf(response, `${invoice.number}.pdf`, bytes);
   }
 
   @Get(':number')
