@@ -16,6 +16,8 @@ interface HeaderProps {
   onNewCase: () => void;
   /** Managers: open the Reports screen. */
   onReports?: () => void;
+  /** Managers, Representatives (Billing) and Doctors (Invoices): the billing screen's label and opener. */
+  billing?: { label: string; open: () => void };
   onLogout: () => void;
   /** My Account: password change, sign out everywhere. */
   onOpenAccount: () => void;
@@ -31,6 +33,7 @@ export function Header({
   onEditCase,
   onNewCase,
   onReports,
+  billing,
   onLogout,
   onOpenAccount,
 }: HeaderProps) {
@@ -77,6 +80,12 @@ export function Header({
             <button type="button" className="button button--ghost" onClick={onReports}>
               <Icon name="chart" />
               {APP_TEXTS.reports}
+            </button>
+          ) : null}
+          {billing ? (
+            <button type="button" className="button button--ghost" onClick={billing.open}>
+              <Icon name="folder" />
+              {billing.label}
             </button>
           ) : null}
           <InstallButton className="button button--ghost" />
@@ -135,6 +144,12 @@ export function Header({
           <button type="button" className="menu-item" onClick={run(onReports)}>
             <Icon name="chart" />
             {APP_TEXTS.reports}
+          </button>
+        ) : null}
+        {billing ? (
+          <button type="button" className="menu-item" onClick={run(billing.open)}>
+            <Icon name="folder" />
+            {billing.label}
           </button>
         ) : null}
         <InstallButton className="menu-item" />

@@ -23,10 +23,16 @@ import { MobileBottomNav } from './MobileBottomNav';
 import { useCaseFragment } from './useCaseFragment';
 import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
+import { billingScreenLabel } from '../features/billing/billingScreenLabel';
 
 // Managers only, with its charts: loaded when opened, not with the app.
 const ReportsScreen = lazy(() =>
   import('../features/reports/ReportsScreen').then((module) => ({ default: module.ReportsScreen })),
+);
+
+// Billing is its own screen per role, loaded when opened (features/billing/BillingEntry.tsx).
+const BillingEntry = lazy(() =>
+  import('../features/billing/BillingEntry').then((module) => ({ default: module.BillingEntry })),
 );
 
 interface ShellProps {
@@ -53,16 +59,30 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   const scanner = useScanFragment();
   const [selectedCaseId, setSelectedCase] = useState<string | null>(null);
   const [reportsOpen, setReportsOpen] = useState(false);
+  const [billingOpen, setBillingOpen] = useState(false);
   const canViewReports = can(user.role, 'viewReports');
-  // Opening a case (from a list, a scan, a new case) leaves the Reports screen.
+  const billingLabel = billingScreenLabel(user.role);
+  // Opening a case (from a list, a scan, a new case) leaves the Reports and Billing screens.
   const setSelectedCaseId = (caseId: string | null) => {
     setReportsOpen(false);
+    setBillingOpen(false);
     setSelectedCase(caseId);
   };
   const openReports = () => {
     setSelectedCase(null);
+    setBillingOpen(false);
     setReportsOpen(true);
   };
+  const billing = billingLabel
+    ? {
+        label: billingLabel,
+        open: () => {
+          setSelectedCase(null);
+          setReportsOpen(false);
+          setBillingOpen(true);
+        },
+      }
+    : undefined;
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
   const [home, setHome] = useState<HomeScreen | null>(() => defaultHome(user.role));
@@ -96,6 +116,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onEditCase={editSelected}
         onNewCase={openNew}
         onReports={canViewReports ? openReports : undefined}
+        billing={billing}
         onLogout={onLogout}
         onOpenAccount={() => setSettings('account')}
       />
@@ -108,6 +129,10 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onBack={goHome}
             onScan={scanner.openScanner}
           />
+        ) : billingOpen && billing ? (
+          <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
+            <BillingEntry user={user} />
+          </Suspense>
         ) : reportsOpen && canViewReports ? (
           <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
             <ReportsScreen />
@@ -149,6 +174,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
       <MobileBottomNav
         canCreate={can(user.role, 'createCase')}
         onReports={canViewReports ? openReports : undefined}
+        billing={billing}
         onHome={goHome}
         onNew={openNew}
         onScan={scanner.openScanner}
