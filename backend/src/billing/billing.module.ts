@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingBackup } from './billing-backup.js';
 import { BillingClock } from './billing-clock.js';
+import { BillingReminders } from './billing-reminders.js';
 import { BillingController, DoctorBillingController } from './billing.controller.js';
 import { BillingStore } from './billing-store.js';
 import { InvoiceCommandService } from './invoice-command.service.js';
@@ -13,7 +14,21 @@ import { InvoicesController } from './invoices.controller.js';
  */
 @Module({
   controllers: [InvoicesController, BillingController, DoctorBillingController],
-  providers: [BillingBackup, BillingClock, BillingStore, InvoiceCommandService, InvoiceIssuer],
-  exports: [BillingBackup, BillingClock, BillingStore, InvoiceCommandService, InvoiceIssuer],
+  providers: [
+    BillingBackup,
+    BillingClock,
+    BillingReminders,
+    BillingStore,
+    InvoiceCommandService,
+    InvoiceIssuer,
+  ],
+  exports: [
+    BillingBackup,
+    BillingClock,
+    BillingReminders,
+    BillingStore,
+    InvoiceCommandService,
+    InvoiceIssuer,
+  ],
 })
 export class BillingModule {}

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../../billing/billing.module.js';
 import { CasesModule } from '../../cases/cases.module.js';
 import { NotificationsCoreModule } from '../notifications.module.js';
 import { AtRiskScanner } from './at-risk-scanner.js';
 
 /** The at-risk scan: in the processes that run case commands (the API), one at a time. */
 @Module({
-  imports: [CasesModule, NotificationsCoreModule],
+  imports: [CasesModule, NotificationsCoreModule, BillingModule],
   providers: [AtRiskScanner],
   exports: [AtRiskScanner],
 })

@@ -5,6 +5,7 @@ import { foldInvoice } from './evolve.js';
 import { draftInvoice, isInvoiceable, triggersInvoice } from './issue.js';
 import { DEFAULT_BILLING_SETTINGS, type Invoice } from './invoice.js';
 import { BILLING_TEXTS } from './texts.js';
+import { invoiceAlertsFor } from './reminder-alert.js';
 import type { Actor } from '../permissions/roles.js';
 import type { CaseEvent } from '../case/events.js';
 
@@ -151,11 +152,34 @@ describe('the reminder', () => {
   it('is due seven days after the due date with a balance left, once', () => {
     expect(reminderDue(invoice, new Date('2026-04-08T09:59:59.000Z'))).toBe(false);
     expect(reminderDue(invoice, new Date('2026-04-08T10:00:00.000Z'))).toBe(true);
-    const sent = foldInvoice([
-      issued(),
-      { type: 'InvoiceReminderSent', data: { at: '2026-04-08T10:00:00.000Z' } },
-    ]);
-    expect(reminderDue(sent as Invoice, new Date('2026-05-01T00:00:00.000Z'))).toBe(false);
+    const decision = decideInvoice(
+      { type: 'SendReminder', at: '2026-04-08T10:00:00.000Z' },
+      invoice,
+      manager,
+    );
+    expect(decision).toEqual({
+      ok: true,
+      events: [
+        {
+          type: 'InvoiceReminderSent',
+          data: {
+            at: '2026-04-08T10:00:00.000Z',
+            number: 'INV-2026-00001',
+            caseId: 'CA-2026-123',
+            doctorUsername: 'dr.lee',
+            balance: 119129,
+            currency: 'USD',
+            dueAt: '2026-04-01T10:00:00.000Z',
+          },
+        },
+      ],
+    });
+    const sent = foldInvoice([issued(), ...(decision.ok ? decision.events : [])]) as Invoice;
+    expect(sent.remindedAt).toBe('2026-04-08T10:00:00.000Z');
+    expect(reminderDue(sent, new Date('2026-05-01T00:00:00.000Z'))).toBe(false);
+    expect(decideInvoice({ type: 'SendReminder', at: '2026-05-01T00:00:00.000Z' }, sent, manager)).toEqual(
+      refused('conflict', BILLING_TEXTS.notDueForReminder),
+    );
     expect(reminderDue(foldInvoice([issued(), paid(119129)]) as Invoice, new Date('2026-05-01'))).toBe(false);
   });
 });
@@ -206,5 +230,30 @@ describe('when a case is invoiced', () => {
       clinicName: 'Exempt Dental',
       lines: [{ taxRate: 0 }],
     });
+  });
+});
+
+describe('the reminder’s alert', () => {
+  it('goes to the invoice’s doctor alone, naming the number, the balance and the due day', () => {
+    const data = {
+      at: '2026-04-08T10:00:00.000Z',
+      number: 'INV-2026-00001',
+      caseId: 'CA-2026-123',
+      doctorUsername: 'dr.lee',
+      balance: 119129,
+      currency: 'USD',
+      dueAt: '2026-04-01T10:00:00.000Z',
+    };
+    expect(invoiceAlertsFor('InvoiceReminderSent', data)).toEqual([
+      {
+        kind: 'doctor_alert',
+        audience: { username: 'dr.lee' },
+        doctor: 'dr.lee',
+        caseId: 'CA-2026-123',
+        title: 'Invoice INV-2026-00001 is overdue',
+        body: 'Invoice INV-2026-00001 was due on 2026-04-01; $1,191.29 is still open.',
+      },
+    ]);
+    expect(invoiceAlertsFor('PaymentRecorded', data)).toEqual([]);
   });
 });

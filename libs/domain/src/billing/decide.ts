@@ -61,7 +61,11 @@ export function decideInvoice(command: InvoiceCommand, state: Invoice | null, ac
     case 'SendReminder': {
       if (!state || !reminderDue(state, new Date(command.at)))
         return reject('conflict', BILLING_TEXTS.notDueForReminder);
-      return accept({ type: 'InvoiceReminderSent', data: { at: command.at } });
+      const { number, caseId, doctorUsername, balance, currency, dueAt } = state;
+      return accept({
+        type: 'InvoiceReminderSent',
+        data: { at: command.at, number, caseId, doctorUsername, balance, currency, dueAt },
+      });
     }
   }
   if (!state) return reject('not_found', BILLING_TEXTS.notFound);

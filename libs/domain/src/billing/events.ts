@@ -36,9 +36,20 @@ export type InvoiceEventData =
     }
   | { type: 'CreditNoteIssued'; data: { number: string; amount: number; reason: string; issuedAt: string } }
   | { type: 'InvoiceVoided'; data: { reason: string; at: string } }
-  | { type: 'InvoiceReminderSent'; data: { at: string } }
+  /** The overdue reminder; it carries what the doctor's message says. */
+  | { type: 'InvoiceReminderSent'; data: InvoiceReminderData }
   /** An invoice brought in whole by a restore, its number kept. */
   | { type: 'InvoiceImported'; data: { invoice: Invoice } };
+
+export interface InvoiceReminderData {
+  at: string;
+  number: string;
+  caseId: string;
+  doctorUsername: string;
+  balance: number;
+  currency: string;
+  dueAt: string;
+}
 
 export type InvoiceEventType = InvoiceEventData['type'];
 

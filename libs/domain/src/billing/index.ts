@@ -10,3 +10,4 @@ export * from './export-csv.js';
 export * from './texts.js';
 export * from './settings.js';
 export * from './backup.js';
+export * from './reminder-alert.js';
