@@ -1,4 +1,4 @@
-import { BILLING_TEXTS, type Invoice } from '@alignerflow/domain';
+import { agingOf, BILLING_TEXTS, type Invoice } from '@alignerflow/domain';
 import { BillingClock } from '../backend/src/billing/billing-clock';
 import { caseAt, walkCase, byUsername } from './support/case-road';
 import { billingSettled, invoicesOf } from './support/billing';
@@ -216,6 +216,13 @@ describe('billing', () => {
       expect(aging.totals.total).toBe(
         aging.rows.reduce((sum: number, row: { total: number }) => sum + row.total, 0),
       );
+      // The server sums in SQL: the domain's rule over every invoice must say the same, day by day.
+      const all: Invoice[] = (await admin.get('/invoices')).body;
+      for (const days of [-1, 0, 1, 30, 31, 60, 61, 90, 91, 400]) {
+        const at = new Date(due.getTime() + days * 86_400_000);
+        clock.set(at);
+        expect((await admin.get('/billing/aging')).body).toEqual(agingOf(all, at));
+      }
       clock.set(new Date(due.getTime() - 86_400_000));
       const before = (await admin.get('/billing/aging')).body;
       expect(

@@ -3,7 +3,7 @@ import { eventually, sql } from './helpers';
 import type { ApiClient } from './http';
 
 /** Waits until the invoice issuer has read the whole log (its checkpoint at the log's head). */
-export async function billingSettled(databaseUrl: string): Promise<void> {
+export async function billingSettled(databaseUrl: string, timeoutMs = 15_000): Promise<void> {
   await eventually(
     async () => {
       const [row] = await sql<{ behind: boolean }>(
@@ -13,7 +13,7 @@ export async function billingSettled(databaseUrl: string): Promise<void> {
       );
       return !row.behind;
     },
-    15000,
+    timeoutMs,
     'the invoice issuer to read the whole log',
   );
 }

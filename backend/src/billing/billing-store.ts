@@ -4,6 +4,7 @@ import {
   DEFAULT_BILLING_SETTINGS,
   documentNumber,
   doctorBillingStreamId,
+  type AgingRow,
   type BillingSettings,
   type DoctorBillingDetails,
   type Invoice,
@@ -99,23 +100,26 @@ export class BillingStore {
 
   /** Newest first. */
   async list(filter: InvoiceFilter): Promise<Invoice[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filter.doctorKey !== undefined) add('doctor_key = ?', filter.doctorKey);
-    if (filter.status) add('status = ?', filter.status);
-    if (filter.from) add(`issued_at >= (?::date)::timestamp AT TIME ZONE 'UTC'`, filter.from);
-    if (filter.to) add(`issued_at < ((?::date) + 1)::timestamp AT TIME ZONE 'UTC'`, filter.to);
-    if (filter.caseId) add('case_id = ?', filter.caseId);
+    const { where, params } = whereOf(filter);
     const rows: { data: Invoice }[] = await this.dataSource.query(
-      `SELECT data FROM invoice_view ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY issued_at DESC, number DESC`,
+      `SELECT data FROM invoice_view ${where} ORDER BY issued_at DESC, number DESC`,
       params,
     );
     return rows.map((row) => row.data);
+  }
+
+  /**
+   * The same list as one JSON text built by PostgreSQL: a lab's whole invoice list is sent as it
+   * is stored, without parsing and serialising every invoice in this process.
+   */
+  async listJson(filter: InvoiceFilter): Promise<string> {
+    const { where, params } = whereOf(filter);
+    const [{ json }]: { json: string }[] = await this.dataSource.query(
+      `SELECT '[' || coalesce(string_agg(doc, ',' ORDER BY issued_at DESC, number DESC), '') || ']' AS json
+         FROM invoice_view ${where}`,
+      params,
+    );
+    return json;
   }
 
   async byNumber(number: string): Promise<Invoice | undefined> {
@@ -126,7 +130,43 @@ export class BillingStore {
     return row?.data;
   }
 
-  /** The open invoices, for aging and reminders. */
+  /**
+   * Open balances by doctor and days past due, summed by PostgreSQL with the buckets of the
+   * domain's agingBucket (days counted in UTC days, as daysPastDue does); test/billing.e2e.ts
+   * checks the answer against the rule.
+   */
+  async aging(now: Date): Promise<AgingRow[]> {
+    const rows: (Record<Exclude<keyof AgingRow, 'doctor' | 'clinicName'>, string> & {
+      doctor: string;
+      clinic: string;
+    })[] = await this.dataSource.query(
+      `WITH open AS (
+         SELECT doctor_key, data->>'doctorUsername' AS doctor, data->>'clinicName' AS clinic, issued_at, balance,
+                floor(extract(epoch FROM $1::timestamptz) / 86400) - floor(extract(epoch FROM due_at) / 86400) AS days
+           FROM invoice_view WHERE status = 'open' AND balance <> 0)
+       SELECT min(doctor) AS doctor, (array_agg(clinic ORDER BY issued_at DESC))[1] AS clinic,
+              sum(balance) FILTER (WHERE days <= 0)::text AS current,
+              sum(balance) FILTER (WHERE days BETWEEN 1 AND 30)::text AS "days1to30",
+              sum(balance) FILTER (WHERE days BETWEEN 31 AND 60)::text AS "days31to60",
+              sum(balance) FILTER (WHERE days BETWEEN 61 AND 90)::text AS "days61to90",
+              sum(balance) FILTER (WHERE days > 90)::text AS "over90",
+              sum(balance)::text AS total
+         FROM open GROUP BY doctor_key ORDER BY min(doctor)`,
+      [now.toISOString()],
+    );
+    return rows.map((row) => ({
+      doctor: row.doctor,
+      clinicName: row.clinic,
+      current: Number(row.current ?? 0),
+      days1to30: Number(row.days1to30 ?? 0),
+      days31to60: Number(row.days31to60 ?? 0),
+      days61to90: Number(row.days61to90 ?? 0),
+      over90: Number(row.over90 ?? 0),
+      total: Number(row.total ?? 0),
+    }));
+  }
+
+  /** The open invoices, for reminders. */
   async open(): Promise<Invoice[]> {
     const rows: { data: Invoice }[] = await this.dataSource.query(
       `SELECT data FROM invoice_view WHERE status = 'open' ORDER BY due_at`,
@@ -155,4 +195,19 @@ export class BillingStore {
       version: events.length,
     };
   }
+}
+
+function whereOf(filter: InvoiceFilter): { where: string; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.doctorKey !== undefined) add('doctor_key = ?', filter.doctorKey);
+  if (filter.status) add('status = ?', filter.status);
+  if (filter.from) add(`issued_at >= (?::date)::timestamp AT TIME ZONE 'UTC'`, filter.from);
+  if (filter.to) add(`issued_at < ((?::date) + 1)::timestamp AT TIME ZONE 'UTC'`, filter.to);
+  if (filter.caseId) add('case_id = ?', filter.caseId);
+  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }

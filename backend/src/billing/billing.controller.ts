@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
 import {
-  agingOf,
+  agingTotals,
   BILLING_SETTINGS_STREAM,
   BILLING_TEXTS,
   checkBillingSettings,
@@ -109,7 +109,7 @@ export class BillingController {
   @Get('aging')
   async aging(@Caller() { actor }: Caller): Promise<AgingReport> {
     managerOnly(actor);
-    return agingOf(await this.billing.open(), this.clock.now());
+    return agingTotals(await this.billing.aging(this.clock.now()));
   }
 
   @Get('export.csv')

@@ -44,7 +44,8 @@ export class InvoicesController {
     @Query('from') from?: unknown,
     @Query('to') to?: unknown,
     @Query('caseId') caseId?: unknown,
-  ): Promise<Invoice[]> {
+    @Res() response?: Response,
+  ): Promise<void> {
     if (!mayReadInvoices(actor.role)) rejectWith('forbidden', BILLING_TEXTS.notAllowed);
     if (status !== undefined && status !== '' && !INVOICE_STATUSES.includes(status as InvoiceStatus))
       rejectWith('invalid', 'The status must be open, paid or void.');
@@ -53,14 +54,17 @@ export class InvoicesController {
         rejectWith('invalid', BILLING_TEXTS.dateInvalid);
     const own = actor.role === 'Doctor' ? actor.username.toLowerCase() : undefined;
     const asked = typeof doctor === 'string' && doctor ? doctor.toLowerCase() : undefined;
-    if (own && asked && asked !== own) return [];
-    return this.billing.list({
-      doctorKey: own ?? asked,
-      status: (status || undefined) as InvoiceStatus | undefined,
-      from: (from || undefined) as string | undefined,
-      to: (to || undefined) as string | undefined,
-      caseId: typeof caseId === 'string' && caseId ? caseId : undefined,
-    });
+    const json =
+      own && asked && asked !== own
+        ? '[]'
+        : await this.billing.listJson({
+            doctorKey: own ?? asked,
+            status: (status || undefined) as InvoiceStatus | undefined,
+            from: (from || undefined) as string | undefined,
+            to: (to || undefined) as string | undefined,
+            caseId: typeof caseId === 'string' && caseId ? caseId : undefined,
+          });
+    response!.status(200).type('application/json').setHeader('Cache-Control', 'no-store').send(json);
   }
 
   /** Before ':number', which would take "INV-2026-00001.pdf" as a number. */

@@ -83,3 +83,11 @@ export function agingOf(invoices: AgingInput[], now: Date): AgingReport {
     totals,
   };
 }
+
+/** The report of rows already summed per doctor (the server sums in SQL): their totals added. */
+export function agingTotals(rows: AgingRow[]): AgingReport {
+  const totals = empty();
+  for (const row of rows)
+    for (const key of Object.keys(totals) as (keyof AgingFigures)[]) totals[key] += row[key];
+  return { rows, totals };
+}
