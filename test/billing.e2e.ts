@@ -292,4 +292,36 @@ describe('billing', () => {
     });
     expect(Date.parse(invoice.dueAt) - Date.parse(invoice.issuedAt)).toBe(14 * 86_400_000);
   });
+
+  it('answers bad input with 400 and its text, never 500', async () => {
+    const [invoice] = (await shipped(90)).invoices;
+    const path = `/invoices/${invoice.number}`;
+    const cases: [string, string, unknown][] = [
+      ['post', `${path}/payments`, []],
+      ['post', `${path}/payments`, { amount: { $gt: 1 }, method: 'card' }],
+      ['post', `${path}/payments`, { amount: 100, method: 'card', receivedAt: '9999-99-99' }],
+      ['post', `${path}/payments`, { amount: 100, method: 'card', receivedAt: 7 }],
+      ['post', `${path}/payments`, { amount: 100, method: 'card', reference: 'x'.repeat(201) }],
+      ['post', `${path}/payments`, { amount: 1e300, method: 'card' }],
+      ['post', `${path}/credit-notes`, { amount: 100 }],
+      ['post', `${path}/credit-notes`, { amount: 100, reason: 'x'.repeat(501) }],
+      ['post', `${path}/void`, { reason: ['x'] }],
+      ['put', '/billing/settings', { labName: 5 }],
+      ['put', '/billing/settings', { currency: 'XYZ1' }],
+      ['put', '/billing/settings', { paymentTermsDays: 1.5 }],
+      ['put', '/users/dr.lee/billing', { taxRate: 101 }],
+      ['get', '/invoices?from=2026-13-01', undefined],
+      ['get', '/invoices?to=2026-02-31', undefined],
+      ['get', '/billing/export.csv?format=quickbooks&from=2026-02-30', undefined],
+      ['post', `${path}/payments`, { amount: 100, method: 'card', receivedAt: '2026-02-31' }],
+      ['get', '/billing/statements/dr.lee?month=2026-1', undefined],
+      ['get', '/billing/export.csv?format=xero&from=01/02/2026', undefined],
+    ];
+    for (const [method, url, body] of cases) {
+      const answer = await admin.request(method.toUpperCase(), url, body);
+      expect([method, url, answer.status, typeof answer.body?.error]).toEqual([method, url, 400, 'string']);
+    }
+    expect((await admin.get(path)).body).toMatchObject({ paid: 0, credited: 0, status: 'open' });
+    expect((await admin.get('/invoices/INV-1999-99999')).status).toBe(404);
+  });
 });

@@ -8,6 +8,7 @@ import {
   doctorBillingStreamId,
   EXPORT_FORMATS,
   invoicesCsv,
+  isDay,
   isMonth,
   statementOf,
   USER_TEXTS,
@@ -28,8 +29,6 @@ import { BillingClock } from './billing-clock.js';
 import { statementPdf } from './billing-pdf.js';
 import { BillingStore } from './billing-store.js';
 import { BillingSettingsDto, DoctorBillingDto } from './billing.dto.js';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 function managerOnly(actor: Actor): void {
   if (actor.role !== 'Manager') rejectWith('forbidden', BILLING_TEXTS.managersOnly);
@@ -123,8 +122,7 @@ export class BillingController {
     managerOnly(actor);
     if (!EXPORT_FORMATS.includes(format as ExportFormat)) rejectWith('invalid', BILLING_TEXTS.formatInvalid);
     for (const day of [from, to])
-      if (day !== undefined && (typeof day !== 'string' || !DAY.test(day)))
-        rejectWith('invalid', BILLING_TEXTS.dateInvalid);
+      if (day !== undefined && !isDay(day)) rejectWith('invalid', BILLING_TEXTS.dateInvalid);
     const invoices = await this.billing.list({
       from: from as string | undefined,
       to: to as string | undefined,

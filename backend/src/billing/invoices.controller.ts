@@ -3,6 +3,7 @@ import {
   BILLING_TEXTS,
   CREDIT_NOTE_PREFIX,
   INVOICE_STATUSES,
+  isDay,
   mayReadInvoices,
   numberYear,
   type CreditNoteAnswer,
@@ -24,6 +25,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A date the user gave (YYYY-MM-DD or a full timestamp), as an ISO timestamp; undefined: not a date. */
 export function parseDay(value: unknown): string | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value)) return undefined;
+  if (!isDay(value.slice(0, 10))) return undefined;
   const at = new Date(DAY.test(value) ? `${value}T12:00:00.000Z` : value);
   return Number.isNaN(at.getTime()) ? undefined : at.toISOString();
 }
@@ -50,8 +52,7 @@ export class InvoicesController {
     if (status !== undefined && status !== '' && !INVOICE_STATUSES.includes(status as InvoiceStatus))
       rejectWith('invalid', 'The status must be open, paid or void.');
     for (const day of [from, to])
-      if (day !== undefined && day !== '' && (typeof day !== 'string' || !DAY.test(day) || !parseDay(day)))
-        rejectWith('invalid', BILLING_TEXTS.dateInvalid);
+      if (day !== undefined && day !== '' && !isDay(day)) rejectWith('invalid', BILLING_TEXTS.dateInvalid);
     const own = actor.role === 'Doctor' ? actor.username.toLowerCase() : undefined;
     const asked = typeof doctor === 'string' && doctor ? doctor.toLowerCase() : undefined;
     const json =

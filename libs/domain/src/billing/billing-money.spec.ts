@@ -5,7 +5,7 @@ import { foldInvoice } from './evolve.js';
 import { invoicesCsv } from './export-csv.js';
 import type { Invoice } from './invoice.js';
 import { formatMoney, taxOf, toMajorText, toMinorUnits } from './money.js';
-import { statementOf } from './statement.js';
+import { isDay, isMonth, statementOf } from './statement.js';
 
 describe('money in minor units', () => {
   it.each([
@@ -250,5 +250,27 @@ describe('a statement', () => {
         { date: '2026-01-07', kind: 'credit_note', number: 'CN-2026-00001', amount: 500, balance: 20500 },
       ],
     });
+  });
+});
+
+describe('days and months a user gives', () => {
+  it.each([
+    ['2026-02-28', true],
+    ['2024-02-29', true],
+    ['2026-02-29', false],
+    ['2026-02-31', false],
+    ['2026-13-01', false],
+    ['26-01-01', false],
+    [20260101, false],
+  ])('isDay(%p) is %p', (value, ok) => {
+    expect(isDay(value)).toBe(ok);
+  });
+  it.each([
+    ['2026-03', true],
+    ['2026-00', false],
+    ['2026-13', false],
+    ['2026-3', false],
+  ])('isMonth(%p) is %p', (value, ok) => {
+    expect(isMonth(value)).toBe(ok);
   });
 });

@@ -109,3 +109,11 @@ export function statementOf(invoices: Invoice[], doctor: string, month: string, 
 function day(at: string): string {
   return at.slice(0, 10);
 }
+
+/** A real calendar day as YYYY-MM-DD (not 2026-02-31). */
+export function isDay(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number);
+  const at = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1970 && at.toISOString().slice(0, 10) === value;
+}
