@@ -77,7 +77,12 @@ export function BillingScreen({ user }: { user: User }) {
         </p>
       ) : null}
       <div className={current ? 'billing__split' : undefined}>
-        <InvoicesTable invoices={invoices} showDoctor onOpen={(invoice) => setSelected(invoice.number)} />
+        <InvoicesTable
+          invoices={invoices}
+          showDoctor
+          compact={current !== null}
+          onOpen={(invoice) => setSelected(invoice.number)}
+        />
         {current ? (
           <InvoicePanel
             invoice={current}

@@ -31,7 +31,7 @@ export function CaseInvoice({ caseId, role, status }: { caseId: string; role: Ro
           <a href={billingLinks.invoicePdf(invoice.number)} download>
             {invoice.number}
           </a>{' '}
-          <InvoiceStatusBadge status={invoice.status} /> {formatMoney(invoice.balance, invoice.currency)}
+          <InvoiceStatusBadge invoice={invoice} /> {formatMoney(invoice.balance, invoice.currency)}
         </>
       ) : (
         <span className="muted">{T.notInvoiced}</span>

@@ -10,6 +10,7 @@ import {
 import { fakeServer } from '../../test/fakeServer';
 import { minorUnitsOf } from './AmountField';
 import { InvoicePanel } from './InvoicePanel';
+import { InvoiceStatusBadge } from './InvoiceStatusBadge';
 
 // An invoice is only ever said as its events, as the server folds them.
 const issued: InvoiceEventData = {
@@ -113,5 +114,18 @@ describe('minorUnitsOf', () => {
     ['abc', Number.NaN],
   ])('%s → %s', (text, minor) => {
     expect(minorUnitsOf(text)).toBe(minor);
+  });
+});
+
+describe('InvoiceStatusBadge', () => {
+  it('says Overdue for an open invoice past its due day, Open before, Paid whatever the day', () => {
+    const { rerender } = render(
+      <InvoiceStatusBadge invoice={open} now={new Date('2026-04-01T23:00:00.000Z')} />,
+    );
+    expect(screen.getByText('Open')).toBeTruthy();
+    rerender(<InvoiceStatusBadge invoice={open} now={new Date('2026-04-02T00:00:00.000Z')} />);
+    expect(screen.getByText('Overdue')).toBeTruthy();
+    rerender(<InvoiceStatusBadge invoice={evolveInvoice(open, paid(121055))} now={new Date('2027-01-01')} />);
+    expect(screen.getByText('Paid')).toBeTruthy();
   });
 });

@@ -25,7 +25,7 @@ export function InvoicePanel({ invoice, role, onChanged, onClose }: InvoicePanel
   // Opening an invoice takes focus (and, on a phone, the view) to its panel below the list.
   useEffect(() => {
     heading.current?.focus();
-    heading.current?.scrollIntoView?.({ block: 'start' });
+    heading.current?.scrollIntoView?.({ block: 'nearest' });
   }, [invoice.number]);
   const money = (minor: number) => formatMoney(minor, invoice.currency);
   const live = invoice.status !== 'void';
@@ -40,7 +40,7 @@ export function InvoicePanel({ invoice, role, onChanged, onClose }: InvoicePanel
         <h2 id="invoice-panel-title" ref={heading} tabIndex={-1}>
           {T.panelTitle(invoice.number)}
         </h2>
-        <InvoiceStatusBadge status={invoice.status} />
+        <InvoiceStatusBadge invoice={invoice} />
         <button type="button" className="button button--ghost" onClick={onClose}>
           {T.close}
         </button>

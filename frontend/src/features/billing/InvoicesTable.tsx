@@ -9,10 +9,12 @@ interface InvoicesTableProps {
   /** Staff open an invoice's panel; a Doctor gets its PDF instead. */
   onOpen?: (invoice: Invoice) => void;
   showDoctor: boolean;
+  /** Beside an open invoice panel: without the case and clinic columns, which the panel shows. */
+  compact?: boolean;
 }
 
 /** Invoices newest first: a table on wide screens, the same rows as cards on narrow ones (CSS). */
-export function InvoicesTable({ invoices, onOpen, showDoctor }: InvoicesTableProps) {
+export function InvoicesTable({ invoices, onOpen, showDoctor, compact = false }: InvoicesTableProps) {
   if (invoices.length === 0) return <p className="muted">{T.none}</p>;
   return (
     <div className="table-wrap">
@@ -20,9 +22,9 @@ export function InvoicesTable({ invoices, onOpen, showDoctor }: InvoicesTablePro
         <thead>
           <tr>
             <th scope="col">{T.columns.number}</th>
-            <th scope="col">{T.columns.case}</th>
+            {compact ? null : <th scope="col">{T.columns.case}</th>}
             {showDoctor ? <th scope="col">{T.columns.doctor}</th> : null}
-            <th scope="col">{T.columns.clinic}</th>
+            {compact ? null : <th scope="col">{T.columns.clinic}</th>}
             <th scope="col">{T.columns.issued}</th>
             <th scope="col">{T.columns.due}</th>
             <th scope="col" className="num">
@@ -57,9 +59,9 @@ export function InvoicesTable({ invoices, onOpen, showDoctor }: InvoicesTablePro
                   </a>
                 )}
               </td>
-              <td data-label={T.columns.case}>{invoice.caseId}</td>
+              {compact ? null : <td data-label={T.columns.case}>{invoice.caseId}</td>}
               {showDoctor ? <td data-label={T.columns.doctor}>{invoice.doctorUsername}</td> : null}
-              <td data-label={T.columns.clinic}>{invoice.clinicName}</td>
+              {compact ? null : <td data-label={T.columns.clinic}>{invoice.clinicName}</td>}
               <td data-label={T.columns.issued}>{formatDate(invoice.issuedAt)}</td>
               <td data-label={T.columns.due}>{formatDate(invoice.dueAt)}</td>
               <td data-label={T.columns.total} className="num">
@@ -69,7 +71,7 @@ export function InvoicesTable({ invoices, onOpen, showDoctor }: InvoicesTablePro
                 {formatMoney(invoice.balance, invoice.currency)}
               </td>
               <td data-label={T.columns.status}>
-                <InvoiceStatusBadge status={invoice.status} />
+                <InvoiceStatusBadge invoice={invoice} />
               </td>
             </tr>
           ))}

@@ -36,6 +36,7 @@ export const BILLING_SCREEN_TEXTS = {
     reason: 'Reason',
     kind: 'Kind',
   },
+  overdue: 'Overdue',
   statusLabels: { open: 'Open', paid: 'Paid', void: 'Void' } satisfies Record<InvoiceStatus, string>,
   methodLabels: {
     card: 'Card',
