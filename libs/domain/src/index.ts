@@ -39,4 +39,5 @@ export * from './materials/ship-by.js';
 export * from './materials/device-record.js';
 export * from './materials/statement.js';
 export * from './materials/backup-materials.js';
+export * from './billing/index.js';
 export * from './contract/index.js';
