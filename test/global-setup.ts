@@ -4,7 +4,7 @@ import path from 'node:path';
 // No `.js` on these imports (unlike the rest of the code): jest loads global setup/teardown with
 // Node's own resolver, which jest's moduleNameMapper does not reach.
 import { resolveDatabaseUrl } from '../backend/src/database/embedded-postgres';
-import { adminUrl, withAdminClient, withDatabase } from './support/database';
+import { adminUrl, isLeftoverTestDatabase, withAdminClient, withDatabase } from './support/database';
 
 /** Handed to global-teardown, which runs in this same process. */
 export interface EmbeddedTestServer {
@@ -53,7 +53,8 @@ async function startEmbeddedServer(reason: string): Promise<void> {
 
 /**
  * Databases of earlier runs that crashed before their drop(). Ones still in use (another run
- * going on at the same time) are left alone: plain DROP DATABASE refuses them.
+ * going on at the same time) are left alone: plain DROP DATABASE refuses them. So are young ones
+ * (support/database.ts, LEFTOVER_AGE_MS): another run's database has moments with no session.
  */
 async function dropLeftoverDatabases(): Promise<void> {
   await withAdminClient(async (client) => {
@@ -63,6 +64,7 @@ async function dropLeftoverDatabases(): Promise<void> {
           AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datid = d.oid)`,
     );
     for (const { datname } of rows) {
+      if (!isLeftoverTestDatabase(datname, Date.now())) continue;
       await client.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => undefined);
     }
   });

@@ -39,6 +39,9 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
     bodyParser: false,
     logger: options.logger ?? new PinoLogger(rootLogger),
+    // A failed start throws to the caller (main logs it and exits 1) instead of Nest ending the
+    // process itself, which in a test run would end every other test file with it.
+    abortOnError: false,
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');

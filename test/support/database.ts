@@ -15,12 +15,32 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
+const TEST_DATABASE_PREFIX = 'af_test_';
+/**
+ * Leftovers younger than this are spared by the sweep: between its creation, its migration and
+ * the app's first connection a live run's database has moments with nobody connected, and a
+ * test run started beside it (another checkout, a CI run) must not drop it then.
+ */
+export const LEFTOVER_AGE_MS = 6 * 60 * 60 * 1000;
+
+/** `af_test_{creation time, base 36 seconds}_{random}`: the sweep reads the age from the name. */
+export function testDatabaseName(createdAtMs: number): string {
+  return `${TEST_DATABASE_PREFIX}${Math.floor(createdAtMs / 1000).toString(36)}_${randomBytes(6).toString('hex')}`;
+}
+
+/** Whether a database of the tests is a leftover to sweep: old enough, or named before names told their age. */
+export function isLeftoverTestDatabase(name: string, nowMs: number): boolean {
+  const match = /^af_test_([0-9a-z]+)_[0-9a-f]+$/.exec(name);
+  if (!match) return name.startsWith(TEST_DATABASE_PREFIX);
+  return nowMs - parseInt(match[1], 36) * 1000 > LEFTOVER_AGE_MS;
+}
+
 /**
  * A fresh, migrated database of its own, so test files can run in parallel without sharing
  * state. Call `drop()` in afterAll; global-setup sweeps up what crashed runs leave behind.
  */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `af_test_${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName(Date.now());
   await withAdminClient((admin) => admin.query(`CREATE DATABASE ${name}`));
   const url = withDatabase(adminUrl(), name);
   try {
