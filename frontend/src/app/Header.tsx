@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { can, type User } from '@alignerflow/domain';
-import { Icon } from '../components/Icon';
+import { Icon, type IconName } from '../components/Icon';
 import { EnableNotificationsButton } from '../features/pwa/EnableNotificationsButton';
 import { InstallButton } from '../features/pwa/InstallButton';
 import { APP_TEXTS } from './texts';
@@ -80,24 +80,11 @@ export function Header({
               {APP_TEXTS.newCase}
             </button>
           ) : null}
-          {onReports ? (
-            <button type="button" className="button button--ghost" onClick={onReports}>
-              <Icon name="chart" />
-              {APP_TEXTS.reports}
-            </button>
-          ) : null}
+          {onReports ? <HeaderLink icon="chart" label={APP_TEXTS.reports} onClick={onReports} /> : null}
           {onMaterials ? (
-            <button type="button" className="button button--ghost" onClick={onMaterials}>
-              <Icon name="database" />
-              {MATERIALS_TEXTS.screenTitle}
-            </button>
+            <HeaderLink icon="database" label={MATERIALS_TEXTS.screenTitle} onClick={onMaterials} />
           ) : null}
-          {billing ? (
-            <button type="button" className="button button--ghost" onClick={billing.open}>
-              <Icon name="folder" />
-              {billing.label}
-            </button>
-          ) : null}
+          {billing ? <HeaderLink icon="folder" label={billing.label} onClick={billing.open} /> : null}
           <InstallButton className="button button--ghost" />
           <EnableNotificationsButton className="icon-button" username={user.username} iconOnly />
           <span className="header__role">
@@ -112,14 +99,8 @@ export function Header({
           >
             <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
           </button>
-          <button type="button" className="button button--ghost" onClick={onOpenAccount}>
-            <Icon name="users" />
-            {APP_TEXTS.myAccount}
-          </button>
-          <button type="button" className="button button--ghost" onClick={onLogout}>
-            <Icon name="logout" />
-            {APP_TEXTS.logout}
-          </button>
+          <HeaderLink icon="users" label={APP_TEXTS.myAccount} onClick={onOpenAccount} />
+          <HeaderLink icon="logout" label={APP_TEXTS.logout} onClick={onLogout} />
         </nav>
 
         <button
@@ -184,5 +165,18 @@ export function Header({
         </button>
       </div>
     </header>
+  );
+}
+
+/**
+ * A secondary header button. Below a wide screen only its icon shows (the label stays its
+ * accessible name and its tooltip), so the header never runs past the window's width.
+ */
+function HeaderLink({ icon, label, onClick }: { icon: IconName; label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="button button--ghost header__link" onClick={onClick} title={label}>
+      <Icon name={icon} />
+      <span className="header__link-label">{label}</span>
+    </button>
   );
 }
