@@ -1,7 +1,8 @@
 import type { CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
-import { daysUntilDue } from '@alignerflow/domain';
+import { daysUntilDue, shipByDate } from '@alignerflow/domain';
+import { MATERIALS_TEXTS } from '../materials/texts';
 import { DASHBOARD_TEXTS } from './texts';
 
 export function dueText(days: number): string {
@@ -10,17 +11,26 @@ export function dueText(days: number): string {
   return DASHBOARD_TEXTS.dueIn(days);
 }
 
-/** Cases due within 2 days that are not yet at Packaging & Labeling, most urgent first. */
+/**
+ * Cases due within 2 days that are not yet at Packaging & Labeling, most urgent first. A case not
+ * yet shipped counts from its ship-by date (the due date minus the lab's transit days), as the
+ * at-risk rule does.
+ */
 export function AtRiskPanel({
   cases,
   onOpenCase,
+  transitDays = 0,
 }: {
   cases: CaseSummary[];
   onOpenCase: (id: string) => void;
+  transitDays?: number;
 }) {
   const now = new Date();
   const sorted = cases
-    .map((item) => ({ item, days: daysUntilDue(item, now) ?? 0 }))
+    .map((item) => {
+      const shipBy = shipByDate(item, transitDays);
+      return { item, shipBy, days: daysUntilDue({ deliveryDate: shipBy }, now) ?? 0 };
+    })
     .sort((a, b) => a.days - b.days);
   return (
     <section className="panel panel--risk" aria-labelledby="at-risk">
@@ -34,7 +44,7 @@ export function AtRiskPanel({
         <p className="muted">{DASHBOARD_TEXTS.noneAtRisk}</p>
       ) : (
         <ul className="risk-list">
-          {sorted.map(({ item, days }) => (
+          {sorted.map(({ item, shipBy, days }) => (
             <li key={item.id}>
               <button type="button" className="risk-item" onClick={() => onOpenCase(item.id)}>
                 <span className="risk-item__main">
@@ -45,6 +55,7 @@ export function AtRiskPanel({
                   className={days < 0 ? 'text-danger' : 'text-warning'}
                   title={formatDate(item.deliveryDate)}
                 >
+                  {shipBy !== item.deliveryDate ? `${MATERIALS_TEXTS.shipBy} ${formatDate(shipBy)} · ` : null}
                   {dueText(days)}
                 </span>
               </button>

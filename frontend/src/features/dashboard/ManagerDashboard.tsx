@@ -80,7 +80,7 @@ export function ManagerDashboard({
       <SummaryTiles figures={figures} />
 
       <div className="insights">
-        <AtRiskPanel cases={atRiskCases} onOpenCase={onOpenCase} />
+        <AtRiskPanel cases={atRiskCases} onOpenCase={onOpenCase} transitDays={transitDays} />
         <TimeInStagePanel timeInStage={timeInStage} />
       </div>
 
