@@ -13,6 +13,12 @@ import { fillLog } from './support/synthetic-log';
  * advanced to Completed), the read models rebuilt, and the invoice issuer then follows the whole
  * log as it would after an upgrade: one invoice per shipped case, numbered in its transaction.
  * A third of the invoices are then paid through the command path, so aging sees mixed balances.
+ *
+ * A call is timed to the last byte of its answer, as a browser would wait for it; the JSON.parse
+ * of the answer is the client's, and here it would run in the API's own process. Identity
+ * encoding: on loopback gzip costs more than it saves (browsers over a network get the gzip,
+ * made once per change of the list). The unchanged list is served from the list cache, so the
+ * list is also timed right after a change (a payment before each call): the rebuilt answer.
  */
 const BENCH = 'bench/billing.bench.ts';
 const CASES = 10_000;
@@ -53,19 +59,47 @@ describe('billing benchmark', () => {
       ).toBe(200);
     await dataSource.query('VACUUM (ANALYZE) invoice_view');
 
-    const time = async (path: string) => {
+    const unpaid: { number: string }[] = await dataSource.query(
+      "SELECT number FROM invoice_view WHERE status = 'open' ORDER BY number DESC LIMIT $1",
+      [CALLS + 5],
+    );
+    const get = async (path: string) => {
+      const started = performance.now();
+      const answer = await fetch(`${admin.apiUrl}${path}`, {
+        headers: { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'identity' },
+      });
+      const bytes = (await answer.arrayBuffer()).byteLength;
+      const elapsed = performance.now() - started;
+      expect(answer.status).toBe(200);
+      return { elapsed, bytes };
+    };
+    const time = async (path: string, before?: (n: number) => Promise<void>) => {
       const samples: number[] = [];
+      let bytes = 0;
       for (let n = 0; n < CALLS + 5; n++) {
-        const started = performance.now();
-        const answer = await admin.get(path);
-        if (n >= 5) samples.push(performance.now() - started); // the first calls warm the JIT and caches
-        expect(answer.status).toBe(200);
+        await before?.(n);
+        const answer = await get(path);
+        bytes = answer.bytes;
+        if (n >= 5) samples.push(answer.elapsed); // the first calls warm the JIT and caches
       }
-      return stats(samples);
+      return { ...stats(samples), megabytes: (bytes / 1e6).toFixed(1) };
     };
     const aging = await time('/billing/aging');
     const all = await time('/invoices');
+    const changed = await time('/invoices', async (n) => {
+      const paid = await rep.post(`/invoices/${unpaid[n].number}/payments`, { amount: 1, method: 'cash' });
+      expect(paid.status).toBe(200);
+    });
     const open = await time('/invoices?status=open&doctor=dr.lee');
+    expect(
+      JSON.parse(
+        await (
+          await fetch(`${admin.apiUrl}/invoices`, {
+            headers: { authorization: `Bearer ${admin.token}` },
+          })
+        ).text(),
+      ),
+    ).toHaveLength(invoices);
     recordFigure({
       id: 'billing-aging',
       figure: `\`GET /billing/aging\` over ${thousands(invoices)} invoices (${thousands(numbers.length)} paid), ${CALLS} calls one after another`,
@@ -77,11 +111,13 @@ describe('billing benchmark', () => {
     recordFigure({
       id: 'billing-invoices',
       figure:
-        `\`GET /invoices\` (all ${thousands(invoices)}, newest first) and \`?status=open&doctor=dr.lee\`, ` +
-        `${CALLS} calls each; the issuer invoiced the 10,000 shipped cases in ${issuedSeconds.toFixed(0)} s`,
-      measured: `all: median ${all.median} ms, p95 ${all.p95} ms; filtered: median ${open.median} ms, p95 ${open.p95} ms`,
+        `\`GET /invoices\` (all ${thousands(invoices)}, ${all.megabytes} MB, newest first), the same right after a payment, ` +
+        `and \`?status=open&doctor=dr.lee\`, ${CALLS} calls each; the issuer invoiced the 10,000 shipped cases in ${issuedSeconds.toFixed(0)} s`,
+      measured:
+        `all: median ${all.median} ms, p95 ${all.p95} ms; after a change: median ${changed.median} ms, p95 ${changed.p95} ms; ` +
+        `filtered: median ${open.median} ms, p95 ${open.p95} ms`,
       target: '≤ 100 ms',
-      met: all.p95 <= 100 && open.p95 <= 100,
+      met: all.p95 <= 100 && changed.p95 <= 100 && open.p95 <= 100,
       bench: BENCH,
     });
   }, 1_800_000);

@@ -187,7 +187,8 @@ describe('backup, restore and event export', () => {
       ]);
       expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     }
-    expect(backup.body.cases).toHaveLength(5);
+    // The spec's five sample cases and the demo's four completed billing cases.
+    expect(backup.body.cases).toHaveLength(9);
     // The list's summaries, each with its notes: every note is in the backup.
     const list = (await admin.get('/cases')).body;
     expect(
@@ -216,13 +217,14 @@ describe('backup, restore and event export', () => {
     const before = await eventCount();
 
     const restored = await admin.post('/restore', first);
-    expect(restored).toMatchObject({ status: 200, body: { users: 6, cases: 6 } });
+    // The five sample cases, the demo's four billing cases and the round-trip case.
+    expect(restored).toMatchObject({ status: 200, body: { users: 6, cases: 10 } });
 
     const second = (await admin.get('/backup')).body;
     expect(second.cases.map(withoutVersion)).toEqual(first.cases.map(withoutVersion));
     expect(second.users).toEqual(first.users);
     // One marker, one import per user and per case, nothing deleted.
-    expect((await eventCount()) - before).toBe(1 + 6 + 6);
+    expect((await eventCount()) - before).toBe(1 + 6 + 10);
     // The history from before the restore stays.
     const history = (await admin.get(`/cases/${id}/history`)).body;
     expect(history.map((entry: { type: string }) => entry.type)).toEqual([
@@ -497,7 +499,8 @@ describe('backup, restore and event export', () => {
     expect(imported.filter((type) => type === 'UserImported')).toHaveLength(4);
     expect(imported.filter((type) => type === 'CaseImported')).toHaveLength(3);
     expect(imported.filter((type) => type === 'UserDeleted')).toHaveLength(4); // rep, designer, tech, dr.patel
-    expect(imported.filter((type) => type === 'CaseDeleted')).toHaveLength(4); // -002, -003, -004 and the round-trip case
+    // -002, -003, -004, the demo's four billing cases (-101 to -104) and the round-trip case
+    expect(imported.filter((type) => type === 'CaseDeleted')).toHaveLength(8);
     expect(events.filter((event) => event.type === 'CaseCreated').length).toBeGreaterThan(0);
   });
 

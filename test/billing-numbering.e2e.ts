@@ -113,7 +113,9 @@ describe('invoice and credit note numbers from two API processes', () => {
       .map((answer) => answer.body.number as string);
     expect(issued).toHaveLength(CASES - CASES / 5);
     expect(credits.filter((answer) => answer.status === 400)).toHaveLength(CASES / 5);
-    for (const sequences of sequencesByYear(issued).values())
+    // After the demo's own (its sample story credits one invoice).
+    const earlier = before.flatMap((invoice) => invoice.creditNotes.map((note) => note.number));
+    for (const sequences of sequencesByYear([...earlier, ...issued]).values())
       expect(sequences).toEqual(sequences.map((_, index) => index + 1));
   }, 240_000);
 });

@@ -188,6 +188,29 @@ describe('billing', () => {
     expect((await rep.get('/invoices?from=yesterday')).status).toBe(400);
   });
 
+  it('answers 304 to If-None-Match until an invoice changes, and never a list older than a change', async () => {
+    const { invoices } = await shipped(300);
+    const [invoice] = invoices;
+    const first = await admin.get('/invoices');
+    const tag = first.headers.get('etag')!;
+    expect(tag).toBeTruthy();
+    expect(await admin.get('/invoices', { 'if-none-match': tag })).toMatchObject({ status: 304 });
+    // Another filter, or another doctor's scope, is another list with its own tag.
+    const doctors = await Promise.all([drLee.get('/invoices'), drPatel.get('/invoices')]);
+    expect(new Set([tag, ...doctors.map((answer) => answer.headers.get('etag'))]).size).toBe(3);
+
+    expect(
+      (await rep.post(`/invoices/${invoice.number}/payments`, { amount: 100, method: 'cash' })).status,
+    ).toBe(200);
+    const after = await admin.get('/invoices', { 'if-none-match': tag });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(tag);
+    expect(after.body.find((item: Invoice) => item.number === invoice.number).balance).toBe(30_000 - 100);
+    expect(after.body).toHaveLength(first.body.length);
+    const leeAfter: Invoice[] = (await drLee.get('/invoices')).body;
+    expect(leeAfter.find((item) => item.number === invoice.number)!.balance).toBe(30_000 - 100);
+  });
+
   it('statements add up, and another doctor’s is 404', async () => {
     const month = new Date().toISOString().slice(0, 7);
     const statement = (await drLee.get(`/billing/statements/dr.lee?month=${month}`)).body;

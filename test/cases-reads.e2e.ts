@@ -92,7 +92,10 @@ describe('case reads over HTTP', () => {
                 'Thermoforming',
                 'Completed',
               ].includes(status)
-                ? 1
+                ? // CA-2024-077 and the demo's four completed billing cases (CA-2024-101 to 104).
+                  status === 'Completed'
+                  ? 5
+                  : 1
                 : 0,
             ]),
           ),
@@ -128,7 +131,7 @@ describe('case reads over HTTP', () => {
       }
       let figures = (await rep.get('/dashboard')).body;
       expect(figures).toMatchObject({ totalActive: 3, completedToday: 1, overdue: 0 });
-      expect(figures.byStatus).toMatchObject({ Thermoforming: 0, Completed: 2 });
+      expect(figures.byStatus).toMatchObject({ Thermoforming: 0, Completed: 6 });
 
       const rejected = (await rep.post('/cases', { patientName: 'R', doctorName: 'D', clinicName: 'C' })).body
         .id;
@@ -140,7 +143,7 @@ describe('case reads over HTTP', () => {
       expect((await admin.delete(`/cases/${deleted}`)).status).toBe(204);
       figures = (await designer.get('/dashboard')).body;
       expect(figures).toMatchObject({ totalActive: 3, pendingManagerApproval: 1, completedToday: 1 });
-      expect(figures.byStatus).toMatchObject({ 'Pending Approval': 1, Rejected: 1, Completed: 2 });
+      expect(figures.byStatus).toMatchObject({ 'Pending Approval': 1, Rejected: 1, Completed: 6 });
     });
   });
 
@@ -154,11 +157,17 @@ describe('case reads over HTTP', () => {
 
       const lee = await drLee.get('/cases');
       expect(lee.status).toBe(200);
-      expect(ids(lee)).toEqual(['CA-2024-001', 'CA-2024-003', 'CA-2024-077']);
+      // The spec's sample cases and the demo's completed billing cases (CA-2024-101 to 104).
+      expect(ids(lee)).toEqual(['CA-2024-001', 'CA-2024-003', 'CA-2024-077', 'CA-2024-101', 'CA-2024-103']);
       expect(
         lee.body.every((c: { assignedDoctorUsername: string }) => c.assignedDoctorUsername === 'dr.lee'),
       ).toBe(true);
-      expect(ids(await drPatel.get('/cases'))).toEqual(['CA-2024-002', 'CA-2024-004']);
+      expect(ids(await drPatel.get('/cases'))).toEqual([
+        'CA-2024-002',
+        'CA-2024-004',
+        'CA-2024-102',
+        'CA-2024-104',
+      ]);
     });
 
     it("lists a doctor's new case for them alone", async () => {

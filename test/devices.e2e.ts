@@ -61,7 +61,15 @@ describe('devices: the demo lab, the device record and the statement', () => {
     });
     expect(statement.status).toBe(200);
     const recall = (await admin.get('/materials/lots/RES-2024-118/cases')).body as { caseId: string }[];
-    expect(recall.map((row) => row.caseId).sort()).toEqual(['CA-2024-004', 'CA-2024-077']);
+    // The sample cases printed with it: CA-2024-004, CA-2024-077 and the demo's billing cases.
+    expect(recall.map((row) => row.caseId).sort()).toEqual([
+      'CA-2024-004',
+      'CA-2024-077',
+      'CA-2024-101',
+      'CA-2024-102',
+      'CA-2024-103',
+      'CA-2024-104',
+    ]);
   });
   describe('device record and statement', () => {
     let shipped: Case;

@@ -46,7 +46,15 @@ describe('backup and restore carry the materials', () => {
     });
     // The restored case keeps its device record: its lots went into it and its recall finds it.
     const recall = (await emptyAdmin.get('/materials/lots/RES-2024-118/cases')).body as { caseId: string }[];
-    expect(recall.map((row) => row.caseId).sort()).toEqual(['CA-2024-004', 'CA-2024-077']);
+    // The sample cases printed with it: CA-2024-004, CA-2024-077 and the demo's billing cases.
+    expect(recall.map((row) => row.caseId).sort()).toEqual([
+      'CA-2024-004',
+      'CA-2024-077',
+      'CA-2024-101',
+      'CA-2024-102',
+      'CA-2024-103',
+      'CA-2024-104',
+    ]);
     expect((await emptyAdmin.get('/cases/CA-2024-077')).body.shipments).toHaveLength(1);
 
     // Again: nothing is registered twice.

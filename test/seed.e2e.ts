@@ -1,9 +1,11 @@
 import {
+  agingOf,
   CASE_STATUSES,
   CASE_TEXTS,
   DEFAULT_STAGE_WEAR_DAYS,
   DOCTOR_CASE_FEE,
   type Case,
+  type Invoice,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
@@ -13,7 +15,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
-const READ_MODELS = ['case_view', 'user_view', 'case_ids'];
+const READ_MODELS = ['case_view', 'user_view', 'case_ids', 'invoice_view'];
 
 interface HistoryEntry {
   position: string;
@@ -92,6 +94,11 @@ const NOW_IN: Record<string, [string, number]> = {
   'CA-2024-003': ['Doctor Approval', 2],
   'CA-2024-004': ['Thermoforming', 2],
   'CA-2024-077': ['Completed', 52],
+  // Shipped and completed after the five, so the Billing screen has invoices in every state.
+  'CA-2024-101': ['Completed', 40],
+  'CA-2024-102': ['Completed', 73],
+  'CA-2024-103': ['Completed', 12],
+  'CA-2024-104': ['Completed', 8],
 };
 
 describe('demo data made by the real commands', () => {
@@ -146,6 +153,10 @@ describe('demo data made by the real commands', () => {
       ['CA-2024-003', 'Doctor Approval', 1400, 20, 18],
       ['CA-2024-004', 'Thermoforming', 1300, 16, 15],
       ['CA-2024-077', 'Completed', 1500, 20, 20],
+      ['CA-2024-101', 'Completed', 1350, 16, 16],
+      ['CA-2024-102', 'Completed', 1200, 14, 12],
+      ['CA-2024-103', 'Completed', 1450, 20, 18],
+      ['CA-2024-104', 'Completed', 1250, 15, 15],
     ]);
     for (const theCase of cases) {
       const [status, enteredDaysAgo] = NOW_IN[theCase.id];
@@ -250,7 +261,79 @@ describe('demo data made by the real commands', () => {
       await dataSource.query(`DROP TABLE seeded_${table}`);
     }
     const rows = await dataSource.query('SELECT count(*)::int AS n FROM case_ids');
-    expect(rows[0].n).toBe(5);
+    expect(rows[0].n).toBe(Object.keys(NOW_IN).length);
+  });
+
+  it('has invoices in every state, issued when each case shipped and settled by demo users', async () => {
+    const invoices = (await admin.get('/invoices')).body as Invoice[];
+    const of = (caseId: string) => invoices.find((invoice) => invoice.caseId === caseId)!;
+    const byCase = Object.fromEntries(
+      invoices.map((invoice) => [invoice.caseId, [invoice.status, invoice.total, invoice.balance]]),
+    );
+    expect(byCase).toEqual({
+      'CA-2024-077': ['open', 150_000, 150_000],
+      'CA-2024-101': ['paid', 135_000, 0],
+      'CA-2024-102': ['open', 120_000, 60_000],
+      'CA-2024-103': ['open', 145_000, 130_000],
+      'CA-2024-104': ['void', 125_000, 125_000],
+    });
+    // Each invoice is dated the day its case was shipped (entered Delivery to Doctor, 2 days
+    // before it was received and completed).
+    for (const invoice of invoices)
+      expect(hoursAgo(invoice.issuedAt)).toBe((NOW_IN[invoice.caseId][1] + 2) * 24);
+    expect(of('CA-2024-101').payments).toEqual([
+      expect.objectContaining({ amount: 135_000, method: 'bank', recordedBy: 'rep' }),
+    ]);
+    expect(hoursAgo(of('CA-2024-101').payments[0].receivedAt)).toBe(25 * 24);
+    expect(of('CA-2024-102').payments).toEqual([
+      expect.objectContaining({ amount: 60_000, method: 'card', recordedBy: 'rep' }),
+    ]);
+    expect(of('CA-2024-103').creditNotes).toEqual([
+      expect.objectContaining({ number: expect.stringMatching(/^CN-\d{4}-00001$/), amount: 15_000 }),
+    ]);
+    expect(of('CA-2024-104').voidReason).toBeTruthy();
+    // Numbered in the order the cases shipped, from 1 in each year, no gap.
+    const shippedOrder = [...invoices].sort((a, b) => a.issuedAt.localeCompare(b.issuedAt));
+    expect(shippedOrder.map((invoice) => invoice.caseId)).toEqual([
+      'CA-2024-102',
+      'CA-2024-077',
+      'CA-2024-101',
+      'CA-2024-103',
+      'CA-2024-104',
+    ]);
+    const perYear = new Map<string, number>();
+    for (const invoice of shippedOrder) {
+      const year = invoice.issuedAt.slice(0, 4);
+      perYear.set(year, (perYear.get(year) ?? 0) + 1);
+      expect(invoice.number).toBe(`INV-${year}-${String(perYear.get(year)).padStart(5, '0')}`);
+    }
+
+    // Who did it, through the invoice commands: the system issued, the demo users settled.
+    const actors: { stream_id: string; type: string; username: string }[] = await dataSource.query(
+      `SELECT stream_id, type, metadata->'actor'->>'username' AS username FROM events
+        WHERE stream_id LIKE 'invoice-%' ORDER BY global_position`,
+    );
+    expect(actors.filter((row) => row.type === 'InvoiceIssued').map((row) => row.username)).toEqual(
+      Array(5).fill('system'),
+    );
+    expect(
+      actors.filter((row) => row.type !== 'InvoiceIssued').map((row) => [row.type, row.username]),
+    ).toEqual([
+      ['PaymentRecorded', 'rep'],
+      ['PaymentRecorded', 'rep'],
+      ['CreditNoteIssued', 'admin'],
+      ['InvoiceVoided', 'admin'],
+    ]);
+
+    // The aging has open balances past due, and the server's sums are the rule's.
+    const aging = (await admin.get('/billing/aging')).body;
+    expect(aging).toEqual(agingOf(invoices, new Date()));
+    expect(aging.totals).toMatchObject({
+      current: 130_000,
+      days1to30: 150_000,
+      days31to60: 60_000,
+      total: 340_000,
+    });
   });
 });
 

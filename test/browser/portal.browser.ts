@@ -120,7 +120,10 @@ describe('sign-in', () => {
       .sort((a, b) => Date.parse(b.createdDate) - Date.parse(a.createdDate))
       .map((item) => item.patientName);
     expect(patients).toEqual(expected);
-    expect(new Set(patients)).toEqual(new Set(['Emma Thompson', 'Sophia Brown']));
+    // The demo's billing cases (Noah Williams, Lucas Garcia) are completed ones of dr.lee's too.
+    expect(new Set(patients)).toEqual(
+      new Set(['Emma Thompson', 'Sophia Brown', 'Noah Williams', 'Lucas Garcia']),
+    );
     const completed = list.locator('.doctor-card', { hasText: 'Sophia Brown' });
     expect(await completed.locator('.badge').textContent()).toBe('View Staging');
     for (const other of ['James Carter', 'Liam Nguyen'])
@@ -136,7 +139,9 @@ describe('sign-in', () => {
     const pending = patelPage.locator('.doctor-card', { hasText: 'James Carter' });
     await pending.getByText('Awaiting approval from the lab manager.').waitFor();
     await patelPage.locator('.doctor-card', { hasText: 'Liam Nguyen' }).waitFor();
-    expect(await patelPage.locator('.doctor-card').count()).toBe(2);
+    // James Carter and Liam Nguyen, and the demo's completed billing cases Mia Johnson and Isabella Rossi.
+    await patelPage.locator('.doctor-card', { hasText: 'Mia Johnson' }).waitFor();
+    expect(await patelPage.locator('.doctor-card').count()).toBe(4);
     expect(await patelPage.getByText('Awaiting Your Approval').count()).toBe(0);
     for (const other of ['Emma Thompson', 'Olivia Martinez', 'Sophia Brown'])
       expect(await patelPage.getByText(other).count()).toBe(0);
@@ -262,7 +267,9 @@ describe('Lab Dashboard', () => {
     const { page } = await sessions.signedIn('tech');
     await showLabDashboard(page);
     const search = page.getByPlaceholder('Search cases...');
-    await eventually(async () => expect(await tableCaseIds(page)).toHaveLength(5));
+    await eventually(async () =>
+      expect(await tableCaseIds(page)).toHaveLength(Object.keys(SEED.patients).length),
+    );
 
     const expectRows = async (query: string, ids: string[]) => {
       await search.fill(query);
@@ -272,8 +279,14 @@ describe('Lab Dashboard', () => {
     await expectRows('EMMA', ['CA-2024-001']);
     await expectRows('martínez', []);
     await expectRows('martinez', ['CA-2024-003']);
-    await expectRows('dr. raj PATEL', ['CA-2024-002', 'CA-2024-004']);
-    await expectRows('sarah lee', ['CA-2024-001', 'CA-2024-003', 'CA-2024-077']);
+    await expectRows('dr. raj PATEL', ['CA-2024-002', 'CA-2024-004', 'CA-2024-102', 'CA-2024-104']);
+    await expectRows('sarah lee', [
+      'CA-2024-001',
+      'CA-2024-003',
+      'CA-2024-077',
+      'CA-2024-101',
+      'CA-2024-103',
+    ]);
     await expectRows('nobody at all', []);
     await page.getByText('No cases match your search.').waitFor();
     await expectRows('', Object.keys(SEED.patients).sort());

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import {
   BILLING_SETTINGS_STREAM,
   DEFAULT_BILLING_SETTINGS,
@@ -13,7 +13,9 @@ import {
   type NumberKind,
 } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
+import { CaseListCache, type ListVersion } from '../cases/case-list-cache.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
+import { LogListener } from '../event-store/log-listener.js';
 
 type Db = Pick<DataSource, 'query'> | QueryRunner;
 
@@ -32,13 +34,29 @@ export function toInvoiceEvent(recorded: RecordedEvent): InvoiceEventData {
   return { type: recorded.type, data: recorded.data } as InvoiceEventData;
 }
 
+/**
+ * What a rewrite of invoice_view changes: a rebuild deletes and inserts every row in one
+ * transaction (a new xmin), a command changes a row (announced anyway).
+ */
+const INVOICE_VIEW_SHAPE = `SELECT count(*) || '-' || coalesce(max(xmin::text::bigint), 0) AS shape FROM invoice_view`;
+
 /** The SQL of billing: the number counters, invoice_view, and the settings streams. */
 @Injectable()
-export class BillingStore {
+export class BillingStore implements OnModuleDestroy {
+  /** The JSON of each list asked for, kept until the next committed event (as GET /cases). */
+  private readonly lists: CaseListCache;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: EventStore,
-  ) {}
+    log: LogListener,
+  ) {
+    this.lists = new CaseListCache(dataSource, log, INVOICE_VIEW_SHAPE);
+  }
+
+  onModuleDestroy(): void {
+    this.lists.close();
+  }
 
   /**
    * The next number of `kind` in `year`. Call inside the transaction that appends the numbered
@@ -110,16 +128,27 @@ export class BillingStore {
 
   /**
    * The same list as one JSON text built by PostgreSQL: a lab's whole invoice list is sent as it
-   * is stored, without parsing and serialising every invoice in this process.
+   * is stored, without parsing and serialising every invoice in this process. The texts come in
+   * the index's order from the subquery, rather than through an ordered aggregate, whose own sort
+   * carries every document and spills megabytes to disk at the default work_mem.
    */
   async listJson(filter: InvoiceFilter): Promise<string> {
     const { where, params } = whereOf(filter);
     const [{ json }]: { json: string }[] = await this.dataSource.query(
-      `SELECT '[' || coalesce(string_agg(doc, ',' ORDER BY issued_at DESC, number DESC), '') || ']' AS json
-         FROM invoice_view ${where}`,
+      `SELECT '[' || coalesce(string_agg(doc, ','), '') || ']' AS json
+         FROM (SELECT doc FROM invoice_view ${where} ORDER BY issued_at DESC, number DESC) ordered`,
       params,
     );
     return json;
+  }
+
+  /**
+   * GET /invoices as it is sent: its ETag, and its JSON built once per change of the log. A lab's
+   * whole list is megabytes that PostgreSQL sorts and joins on every build; the screens ask for
+   * it again and again between two changes.
+   */
+  listVersion(filter: InvoiceFilter): Promise<ListVersion> {
+    return this.lists.version(JSON.stringify(filter), () => this.listJson(filter));
   }
 
   async byNumber(number: string): Promise<Invoice | undefined> {
@@ -133,7 +162,9 @@ export class BillingStore {
   /**
    * Open balances by doctor and days past due, summed by PostgreSQL with the buckets of the
    * domain's agingBucket (days counted in UTC days, as daysPastDue does); test/billing.e2e.ts
-   * checks the answer against the rule.
+   * checks the answer against the rule. The sums read only the row's columns; each doctor's name
+   * and clinic come from their latest open invoice alone, through the (doctor_key, issued_at)
+   * index, so no document of the other thousands is opened.
    */
   async aging(now: Date): Promise<AgingRow[]> {
     const rows: (Record<Exclude<keyof AgingRow, 'doctor' | 'clinicName'>, string> & {
@@ -141,17 +172,24 @@ export class BillingStore {
       clinic: string;
     })[] = await this.dataSource.query(
       `WITH open AS (
-         SELECT doctor_key, data->>'doctorUsername' AS doctor, data->>'clinicName' AS clinic, issued_at, balance,
+         SELECT doctor_key, balance,
                 floor(extract(epoch FROM $1::timestamptz) / 86400) - floor(extract(epoch FROM due_at) / 86400) AS days
-           FROM invoice_view WHERE status = 'open' AND balance <> 0)
-       SELECT min(doctor) AS doctor, (array_agg(clinic ORDER BY issued_at DESC))[1] AS clinic,
-              sum(balance) FILTER (WHERE days <= 0)::text AS current,
-              sum(balance) FILTER (WHERE days BETWEEN 1 AND 30)::text AS "days1to30",
-              sum(balance) FILTER (WHERE days BETWEEN 31 AND 60)::text AS "days31to60",
-              sum(balance) FILTER (WHERE days BETWEEN 61 AND 90)::text AS "days61to90",
-              sum(balance) FILTER (WHERE days > 90)::text AS "over90",
-              sum(balance)::text AS total
-         FROM open GROUP BY doctor_key ORDER BY min(doctor)`,
+           FROM invoice_view WHERE status = 'open' AND balance <> 0),
+       sums AS (
+         SELECT doctor_key,
+                sum(balance) FILTER (WHERE days <= 0)::text AS current,
+                sum(balance) FILTER (WHERE days BETWEEN 1 AND 30)::text AS "days1to30",
+                sum(balance) FILTER (WHERE days BETWEEN 31 AND 60)::text AS "days31to60",
+                sum(balance) FILTER (WHERE days BETWEEN 61 AND 90)::text AS "days61to90",
+                sum(balance) FILTER (WHERE days > 90)::text AS "over90",
+                sum(balance)::text AS total
+           FROM open GROUP BY doctor_key)
+       SELECT latest.doctor, latest.clinic, sums.*
+         FROM sums, LATERAL (
+           SELECT data->>'doctorUsername' AS doctor, data->>'clinicName' AS clinic FROM invoice_view v
+            WHERE v.doctor_key = sums.doctor_key AND v.status = 'open' AND v.balance <> 0
+            ORDER BY v.issued_at DESC, v.number DESC LIMIT 1) latest
+        ORDER BY latest.doctor`,
       [now.toISOString()],
     );
     return rows.map((row) => ({

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   BILLING_TEXTS,
   CREDIT_NOTE_PREFIX,
@@ -10,10 +10,11 @@ import {
   type Invoice,
   type InvoiceStatus,
 } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { Caller } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
+import { sendWithEtag } from '../common/etag.js';
 import { parsePageSize, sendPdf } from '../pdf/one-page-pdf.js';
 import { invoicePdf } from './billing-pdf.js';
 import { BillingStore } from './billing-store.js';
@@ -46,6 +47,7 @@ export class InvoicesController {
     @Query('from') from?: unknown,
     @Query('to') to?: unknown,
     @Query('caseId') caseId?: unknown,
+    @Req() request?: Request,
     @Res() response?: Response,
   ): Promise<void> {
     if (!mayReadInvoices(actor.role)) rejectWith('forbidden', BILLING_TEXTS.notAllowed);
@@ -55,17 +57,15 @@ export class InvoicesController {
       if (day !== undefined && day !== '' && !isDay(day)) rejectWith('invalid', BILLING_TEXTS.dateInvalid);
     const own = actor.role === 'Doctor' ? actor.username.toLowerCase() : undefined;
     const asked = typeof doctor === 'string' && doctor ? doctor.toLowerCase() : undefined;
-    const json =
-      own && asked && asked !== own
-        ? '[]'
-        : await this.billing.listJson({
-            doctorKey: own ?? asked,
-            status: (status || undefined) as InvoiceStatus | undefined,
-            from: (from || undefined) as string | undefined,
-            to: (to || undefined) as string | undefined,
-            caseId: typeof caseId === 'string' && caseId ? caseId : undefined,
-          });
-    response!.status(200).type('application/json').setHeader('Cache-Control', 'no-store').send(json);
+    // Another doctor's invoices are none of a doctor's: an empty list, whatever is stored.
+    const { tag, body } = await this.billing.listVersion({
+      doctorKey: own && asked && asked !== own ? '' : (own ?? asked),
+      status: (status || undefined) as InvoiceStatus | undefined,
+      from: (from || undefined) as string | undefined,
+      to: (to || undefined) as string | undefined,
+      caseId: typeof caseId === 'string' && caseId ? caseId : undefined,
+    });
+    await sendWithEtag(request!, response!, tag, body);
   }
 
   /** Before ':number', which would take "INV-2026-00001.pdf" as a number. */

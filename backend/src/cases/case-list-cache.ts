@@ -15,6 +15,9 @@ const MAX_SCOPES = 64;
  * comparing the table's shape this often.
  */
 const SHAPE_CHECK_MS = 5_000;
+/** What a rebuild of case_view changes: the table (swapped in), its last position, its rows. */
+const CASE_VIEW_SHAPE = `SELECT 'case_view'::regclass::oid || '-' || coalesce(max(last_position), 0) || '-' || count(*) AS shape
+  FROM case_view`;
 
 export interface ListVersion {
   tag: string;
@@ -52,6 +55,8 @@ export class CaseListCache {
   constructor(
     private readonly dataSource: DataSource,
     private readonly log: LogListener,
+    /** One row with a text `shape` that any rewrite of the listed table changes (see CASE_VIEW_SHAPE). */
+    private readonly shapeSql = CASE_VIEW_SHAPE,
   ) {}
 
   /** The current version of a scope's list; `load` reads it (as JSON text) when not cached. */
@@ -103,11 +108,7 @@ export class CaseListCache {
 
   private async checkShape(): Promise<void> {
     try {
-      const [row] = await this.dataSource.query(
-        `SELECT 'case_view'::regclass::oid AS table, coalesce(max(last_position), 0) AS position,
-                count(*) AS n FROM case_view`,
-      );
-      const shape = `${row.table}-${row.position}-${row.n}`;
+      const [{ shape }]: { shape: string }[] = await this.dataSource.query(this.shapeSql);
       if (this.shape !== undefined && shape !== this.shape) this.changed();
       this.shape = shape;
     } catch {

@@ -43,7 +43,7 @@ const PLAN = 'Mild crowding on the lower arch; close the upper midline gap.';
 const simulation = (id: string, draft = '') =>
   `https://example.com/simulations/${id.toLowerCase()}${draft}.mp4`;
 
-interface SampleSpec {
+export interface SampleSpec {
   id: string;
   patientName: string;
   doctor: { name: string; username: string };
@@ -57,6 +57,8 @@ interface SampleSpec {
   createdBy: string;
   /** Days before now at which the current status was entered (steps go back 2 days each from it). */
   enteredDaysAgo: number;
+  /** A completed case: the days before today at which its patient began each aligner stage, if any. */
+  stageStartsDaysAgo?: number[];
 }
 
 /** The lab's materials settings, as the admin saved them: the statement's manufacturer details. */
@@ -169,11 +171,10 @@ const SAMPLES: SampleSpec[] = [
     dueInDays: -20,
     createdBy: 'rep',
     enteredDaysAgo: 52,
+    // The 15-day aligner stages it began, stage 1 first.
+    stageStartsDaysAgo: [50, 35, 20, 5],
   },
 ];
-
-/** Days before today at which the 15-day aligner stages of CA-2024-077 began (stage 1 first). */
-const STAGE_STARTS_DAYS_AGO = [50, 35, 20, 5];
 
 /**
  * The story's days are counted back from today at this hour (UTC), so the lab's work falls in
@@ -189,11 +190,16 @@ const STORY_HOUR_UTC = 13;
  * it was entered, going back from the current one (spec section 3); the approval completes
  * Pending Approval and Scan Received together, as it does in the product.
  */
-export function sampleStory(now = new Date()): SampleStep[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), STORY_HOUR_UTC);
-  const steps = SAMPLES.flatMap((sample) => caseStory(sample, now, today));
+export function sampleStory(now = new Date(), extra: SampleSpec[] = []): SampleStep[] {
+  const today = storyToday(now);
+  const steps = [...SAMPLES, ...extra].flatMap((sample) => caseStory(sample, now, today));
   // Stable: one case's steps keep their order when another case's step has the same time.
   return steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
+/** The story's today at STORY_HOUR_UTC, in ms. */
+export function storyToday(now: Date): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), STORY_HOUR_UTC);
 }
 
 function caseStory(sample: SampleSpec, now: Date, today: number): SampleStep[] {
@@ -294,7 +300,7 @@ function caseStory(sample: SampleSpec, now: Date, today: number): SampleStep[] {
       add(entered(index + 1), doctor, { type: 'MarkReceived' }, -1);
     add(entered(index + 1), 'rep', { type: 'AdvanceStage', fromStatus: order[index] });
   }
-  STAGE_STARTS_DAYS_AGO.forEach((daysAgo, index) => {
+  (sample.stageStartsDaysAgo ?? []).forEach((daysAgo, index) => {
     const stageNumber = index + 1;
     add(
       daysAgo,

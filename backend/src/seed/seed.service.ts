@@ -1,7 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
-import type { Actor, CaseCommand } from '@alignerflow/domain';
+import {
+  CREDIT_NOTE_PREFIX,
+  numberYear,
+  type Actor,
+  type CaseCommand,
+  type InvoiceCommand,
+} from '@alignerflow/domain';
+import { randomUUID } from 'node:crypto';
+import { BillingStore } from '../billing/billing-store.js';
+import { InvoiceCommandService } from '../billing/invoice-command.service.js';
+import { InvoiceIssuer } from '../billing/invoice-issuer.js';
 import { CaseCommandService } from '../cases/case-command.service.js';
 import { caseIdRows } from '../rebuild/read-model-rows.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
@@ -16,6 +26,10 @@ import {
   sampleStory,
   type SampleStep,
 } from './sample-data.js';
+import { BILLING_SAMPLES, billingStory, type BillingStep } from './billing-sample-data.js';
+
+/** How long the seed waits for another process's issuer to invoice the sample cases. */
+const ISSUER_WAIT_MS = 60_000;
 
 /**
  * First start of an empty store: the admin Manager from ADMIN_PASSWORD and, in demo mode, the
@@ -35,6 +49,9 @@ export class SeedService {
     private readonly userCommands: UserCommandService,
     private readonly cases: CaseCommandService,
     private readonly materials: MaterialsStore,
+    private readonly issuer: InvoiceIssuer,
+    private readonly invoices: InvoiceCommandService,
+    private readonly billing: BillingStore,
   ) {}
 
   async seedEmptyStore(): Promise<void> {
@@ -54,7 +71,10 @@ export class SeedService {
     for (const user of DEMO_USERS)
       await this.createUser(user.username, user.role, DEMO_PASSWORD, correlationId);
     await this.seedMaterials(correlationId);
-    for (const step of sampleStory()) await this.run(step, correlationId);
+    const now = new Date();
+    for (const step of sampleStory(now, BILLING_SAMPLES)) await this.run(step, correlationId);
+    await this.issueInvoices();
+    for (const step of billingStory(now)) await this.settle(step, correlationId);
     this.logger.log('Seeded the demo users and sample cases.');
   }
 
@@ -85,6 +105,44 @@ export class SeedService {
                 await runner.query('INSERT INTO case_ids (id, year, suffix) VALUES ($1, $2, $3)', row);
             }
           : undefined,
+    });
+  }
+
+  /** The shipped sample cases' invoices, by the issuer that invoices every shipped case. */
+  private async issueInvoices(): Promise<void> {
+    const deadline = Date.now() + ISSUER_WAIT_MS;
+    for (;;) {
+      const moved = await this.issuer.issueOnce();
+      if (moved === 0) return;
+      if (moved !== null) continue;
+      // Another process leads: its issuer follows the same log.
+      if (Date.now() > deadline) throw new Error('Seed: the sample cases were not invoiced in time');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /** One billing step, as its user's request would run it. */
+  private async settle({ caseId, username, at, command }: BillingStep, correlationId: string): Promise<void> {
+    const user = await this.users.find(username);
+    if (!user) throw new Error(`Seed: no user ${username}`);
+    const actor: Actor = { username: user.username, role: user.role };
+    let [invoice] = await this.billing.list({ caseId });
+    for (const deadline = Date.now() + ISSUER_WAIT_MS; !invoice && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      [invoice] = await this.billing.list({ caseId });
+    }
+    if (!invoice) throw new Error(`Seed: ${caseId} has no invoice`);
+    await this.invoices.execute(invoice.number, actor, { actor, correlationId }, async (runner) => {
+      if (command.type === 'RecordPayment') {
+        const { share, ...payment } = command;
+        const amount = share === 'all' ? invoice.balance : Math.round(invoice.balance / 2);
+        return { ...payment, id: randomUUID(), amount, receivedAt: at } satisfies InvoiceCommand;
+      }
+      if (command.type === 'IssueCreditNote') {
+        const number = await this.billing.nextNumber(runner, CREDIT_NOTE_PREFIX, numberYear(at));
+        return { ...command, number, issuedAt: at } satisfies InvoiceCommand;
+      }
+      return { ...command, at } satisfies InvoiceCommand;
     });
   }
 

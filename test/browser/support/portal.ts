@@ -19,6 +19,11 @@ export const SEED = {
     'CA-2024-003': 'Olivia Martinez',
     'CA-2024-004': 'Liam Nguyen',
     'CA-2024-077': 'Sophia Brown',
+    // Completed after the five, so the Billing screen has invoices in every state.
+    'CA-2024-101': 'Noah Williams',
+    'CA-2024-102': 'Mia Johnson',
+    'CA-2024-103': 'Lucas Garcia',
+    'CA-2024-104': 'Isabella Rossi',
   },
 } as const;
 
