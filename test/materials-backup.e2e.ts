@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 describe('backup and restore carry the materials', () => {
   let demo: TestApp, empty: TestApp;
   let demoAdmin: ApiClient, emptyAdmin: ApiClient;
-  const PASSWORD = 'a-long-admin-password';
+  const PASSWORD = 'lots-and-settings-restored-42';
 
   beforeAll(async () => {
     [demo, empty] = await Promise.all([
