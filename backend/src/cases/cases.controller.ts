@@ -12,6 +12,7 @@ import {
   type ScanAnswer,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { sendWithEtag } from '../common/etag.js';
@@ -80,6 +81,7 @@ export class CasesController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: CasesQueries,
+    private readonly accessLog: AccessLogService,
   ) {}
 
   @Get('cases')
@@ -89,14 +91,22 @@ export class CasesController {
   }
 
   @Get('cases/:id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<Case> {
-    return (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string, @Req() request: Request): Promise<Case> {
+    const found = (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
+    this.accessLog.record(request, actor, 'view', 'case', found.id);
+    return found;
   }
 
   @Get('cases/:id/history')
-  async history(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<CaseHistoryEntry[]> {
+  async history(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Req() request: Request,
+  ): Promise<CaseHistoryEntry[]> {
     if (!(await this.queries.isVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
-    return this.queries.history(id);
+    const history = await this.queries.history(id);
+    this.accessLog.record(request, actor, 'view', 'history', id);
+    return history;
   }
 
   @Get('dashboard')

@@ -5,6 +5,7 @@ import {
   HTTP_SECURITY_TEXTS,
   USER_TEXTS,
 } from '@alignerflow/domain';
+import { ACCESS_LOG_ERRORS } from '../access-log/documented-errors.js';
 import { DEVICE_ERRORS } from '../materials/documented-errors.js';
 
 /** An error answer a route may give, as api.md documents it. */
@@ -110,6 +111,7 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 404, description: 'METRICS_TOKEN is not set.' },
   ],
   ...DEVICE_ERRORS,
+  ...ACCESS_LOG_ERRORS,
   'get /health*': [{ status: 503, description: 'A dependency is down, or the process is draining.' }],
 };
 

@@ -40,3 +40,4 @@ export * from './materials/device-record.js';
 export * from './materials/statement.js';
 export * from './materials/backup-materials.js';
 export * from './contract/index.js';
+export * from './access-log/access-log.js';

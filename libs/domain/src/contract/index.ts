@@ -10,3 +10,4 @@ export * from './notifications.js';
 export * from './ai.js';
 export * from './audit.js';
 export * from './devices.js';
+export * from './access-log.js';
