@@ -167,7 +167,7 @@ describe('backup, restore and event export', () => {
     expect(backup.headers.get('content-disposition')).toMatch(
       /^attachment; filename="alignerflow-backup-\d{4}-\d{2}-\d{2}\.json"$/,
     );
-    expect(Object.keys(backup.body)).toEqual(['users', 'cases', 'materials']);
+    expect(Object.keys(backup.body)).toEqual(['users', 'cases', 'materials', 'billing']);
     expect(backup.body.users.map((user: { username: string }) => user.username)).toEqual([
       'admin',
       'designer',

@@ -9,6 +9,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { ClockModule } from './common/clock.js';
 import { StepUpModule } from './auth/step-up/step-up.module.js';
 import { BackupModule } from './backup/backup.module.js';
+import { BillingModule } from './billing/billing.module.js';
 import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
@@ -61,6 +62,7 @@ export class AppModule {
         AuditModule,
         ReportsModule,
         MaterialsModule,
+        BillingModule,
         MetricsModule,
         OpenApiModule,
       ],

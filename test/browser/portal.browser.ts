@@ -396,19 +396,20 @@ describe('Settings: User Management', () => {
 });
 
 describe('layout and shell', () => {
-  it('at 375 px: bottom navigation Home / New / Scan / Reports / Logout, case cards, and the menu with Role:', async () => {
+  it('at 375 px: bottom navigation Home / New / Scan / Reports / Billing / Logout, case cards, and the menu with Role:', async () => {
     const [{ page }, tech] = await Promise.all([
       sessions.signedIn('admin', MOBILE),
       sessions.signedIn('tech', MOBILE),
     ]);
     const bottom = page.getByRole('navigation', { name: 'Mobile navigation' });
     await bottom.waitFor();
-    // A Manager's also leads to the Reports.
+    // A Manager's also leads to the Reports and to Billing.
     expect(await bottom.getByRole('button').allTextContents()).toEqual([
       'Home',
       'New',
       'Scan',
       'Reports',
+      'Billing',
       'Logout',
     ]);
     expect(await caseTable(page).isVisible()).toBe(false);

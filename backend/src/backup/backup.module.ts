@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module.js';
 import { CasesModule } from '../cases/cases.module.js';
 import { RebuildModule } from '../rebuild/rebuild.module.js';
 import { UsersModule } from '../users/users.module.js';
@@ -8,7 +9,7 @@ import { BackupService } from './backup.service.js';
 
 /** Backup, restore and event export; brings the projection rebuild (admin endpoint) with it. */
 @Module({
-  imports: [CasesModule, UsersModule, RebuildModule, MaterialsStoreModule],
+  imports: [CasesModule, UsersModule, RebuildModule, MaterialsStoreModule, BillingModule],
   controllers: [BackupController],
   providers: [BackupService],
 })

@@ -38,6 +38,7 @@ import { isCommonPassword } from '../users/password-policy.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
 import { MaterialsBackup } from '../materials/materials-backup.js';
+import { BillingBackup } from '../billing/billing-backup.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
@@ -82,6 +83,7 @@ export class BackupService {
     private readonly userProjection: UserViewProjection,
     private readonly emitter: EventEmitter2,
     private readonly materialsBackup: MaterialsBackup,
+    private readonly billing: BillingBackup,
   ) {}
 
   /**
@@ -106,8 +108,9 @@ export class BackupService {
         `SELECT coalesce(json_agg(${WHOLE_CASE_SQL} ORDER BY v.created_date DESC, v.id), '[]')::text AS cases
            FROM case_view v WHERE NOT v.deleted`,
       );
+      const billing = await this.billing.json(runner);
       await runner.query('COMMIT');
-      return `{"users":${users},"cases":${cases},"materials":${await this.materialsBackup.json()}}`;
+      return `{"users":${users},"cases":${cases},"materials":${await this.materialsBackup.json()},"billing":${billing}}`;
     } finally {
       await runner.release();
     }
@@ -137,6 +140,7 @@ export class BackupService {
     const { cases } = checked.value;
     const materials = checkBackupMaterials((body as { materials?: unknown }).materials);
     if ('error' in materials) throw new DomainRejection({ kind: 'invalid', message: materials.error });
+    const billing = this.billing.check(body);
     // Hashing is slow on purpose: done before the transaction, a few at a time.
     const hashStarted = performance.now();
     const users = await mapLimit(checked.value.users, HASHING_CONCURRENCY, withPasswordHash);
@@ -149,12 +153,12 @@ export class BackupService {
     for (; !imported; attempt++) {
       try {
         const started = performance.now();
-        imported = await withTransaction(this.dataSource, (runner) =>
-          this.importAll(runner, users, cases, actor, metadata).then(async (result) => {
-            await this.materialsBackup.restore(runner, materials.value, metadata);
-            return result;
-          }),
-        );
+        imported = await withTransaction(this.dataSource, async (runner) => {
+          const done = await this.importAll(runner, users, cases, actor, metadata);
+          await this.materialsBackup.restore(runner, materials.value, metadata);
+          await this.billing.restore(runner, billing, actor, metadata);
+          return done;
+        });
         transactionMs = performance.now() - started;
       } catch (error) {
         // A command changed a user or a case between our read and our append: nothing was written.

@@ -4,6 +4,8 @@ import {
   alertsFor,
   caseLink,
   evolve,
+  INVOICE_STREAM_PREFIX,
+  invoiceAlertsFor,
   isInAudience,
   parseRole,
   type Alert,
@@ -54,8 +56,7 @@ export class NotificationPlanner {
     const caseEvents = events.filter(
       (event) => event.streamId.startsWith(CASE_STREAM) && ALERTING_CASE_EVENTS.has(event.type),
     );
-    if (caseEvents.length === 0) return [];
-    const states = await this.statesAfter(caseEvents);
+    const states = caseEvents.length ? await this.statesAfter(caseEvents) : new Map<string, Case>();
 
     // An email and an FCM message leave the lab's systems readable: their alerts name the patient
     // by initials only and carry no free text (alertsFor's 'initials'). Web push is encrypted to
@@ -76,6 +77,13 @@ export class NotificationPlanner {
           `No notification for event ${event.position} (${event.type}): ${(error as Error).message}`,
         );
       }
+    }
+    // Billing's alerts (the overdue reminder) name no patient: the same alert goes by email.
+    for (const event of events) {
+      if (!event.streamId.startsWith(INVOICE_STREAM_PREFIX)) continue;
+      const alerts = invoiceAlertsFor(event.type, event.data);
+      if (alerts.length)
+        wanted.push({ event, alerts: alerts.map((alert) => ({ alert, emailAlert: alert })) });
     }
     if (wanted.length === 0) return [];
 

@@ -1,5 +1,6 @@
 import {
   ACCOUNT_TEXTS,
+  BILLING_TEXTS,
   CASE_TEXTS,
   CASE_WORK_TEXTS,
   HTTP_SECURITY_TEXTS,
@@ -19,6 +20,29 @@ export interface DocumentedError {
 const STEP_UP = `${ACCOUNT_TEXTS.confirmItIsYou} (with reauth: true)`;
 
 const CHANGE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/** api.md "Billing". */
+const BILLING_ERRORS: Record<string, DocumentedError[]> = {
+  'get /invoices*': [
+    { status: 403, description: BILLING_TEXTS.notAllowed },
+    { status: 404, description: BILLING_TEXTS.notFound },
+  ],
+  'post /invoices/{number}/payments': [
+    { status: 400, description: BILLING_TEXTS.amountRange },
+    { status: 403, description: BILLING_TEXTS.notAllowed },
+    { status: 409, description: BILLING_TEXTS.alreadyVoid },
+  ],
+  'post /invoices/{number}/credit-notes': [
+    { status: 400, description: BILLING_TEXTS.amountRange },
+    { status: 403, description: BILLING_TEXTS.managersOnly },
+  ],
+  'post /invoices/{number}/void': [
+    { status: 403, description: BILLING_TEXTS.managersOnly },
+    { status: 409, description: BILLING_TEXTS.voidOnlyUntouched },
+  ],
+  'get /billing/*': [{ status: 403, description: BILLING_TEXTS.notAllowed }],
+  'put /billing/settings': [{ status: 403, description: BILLING_TEXTS.managersOnly }],
+};
 
 /**
  * api.md's error answers per route, beyond the ones every route of its kind has (see
@@ -99,6 +123,7 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 400, description: 'from and to must be dates as YYYY-MM-DD, from on or before to.' },
     { status: 403, description: 'Reports are for managers.' },
   ],
+  ...BILLING_ERRORS,
   'post /admin/*': [{ status: 403, description: 'Managers only.' }],
   'post /push/test': [{ status: 403, description: 'Managers only.' }],
   'post /push/send/{username}': [{ status: 403, description: 'Managers only.' }],

@@ -1,4 +1,5 @@
 import type { DataSource, QueryRunner } from 'typeorm';
+import { rebuildInvoiceView } from '../billing/invoice-view.rebuild.js';
 import {
   EventStore,
   withTransaction,
@@ -154,6 +155,8 @@ export class ProjectionRebuilder {
         run.replay = new ReadModelReplay(this.dataSource, this.store, SHADOW, false);
       }
     }
+    // Billing's read model is folded from the invoice streams alone (billing/invoice-view.rebuild.ts).
+    await rebuildInvoiceView(this.dataSource, this.store);
     progress.state = 'done';
     progress.finishedAt = new Date().toISOString();
     run.report();

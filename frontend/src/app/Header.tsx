@@ -19,6 +19,8 @@ interface HeaderProps {
   onReports?: () => void;
   /** Lab staff: open the Materials screen. */
   onMaterials?: () => void;
+  /** Managers, Representatives (Billing) and Doctors (Invoices): the billing screen's label and opener. */
+  billing?: { label: string; open: () => void };
   onLogout: () => void;
   /** My Account: password change, sign out everywhere. */
   onOpenAccount: () => void;
@@ -35,6 +37,7 @@ export function Header({
   onNewCase,
   onReports,
   onMaterials,
+  billing,
   onLogout,
   onOpenAccount,
 }: HeaderProps) {
@@ -87,6 +90,12 @@ export function Header({
             <button type="button" className="button button--ghost" onClick={onMaterials}>
               <Icon name="database" />
               {MATERIALS_TEXTS.screenTitle}
+            </button>
+          ) : null}
+          {billing ? (
+            <button type="button" className="button button--ghost" onClick={billing.open}>
+              <Icon name="folder" />
+              {billing.label}
             </button>
           ) : null}
           <InstallButton className="button button--ghost" />
@@ -151,6 +160,12 @@ export function Header({
           <button type="button" className="menu-item" onClick={run(onMaterials)}>
             <Icon name="database" />
             {MATERIALS_TEXTS.screenTitle}
+          </button>
+        ) : null}
+        {billing ? (
+          <button type="button" className="menu-item" onClick={run(billing.open)}>
+            <Icon name="folder" />
+            {billing.label}
           </button>
         ) : null}
         <InstallButton className="menu-item" />

@@ -5,6 +5,8 @@ interface MobileBottomNavProps {
   canCreate: boolean;
   /** Managers: the Reports screen. */
   onReports?: () => void;
+  /** The Billing (staff) or Invoices (Doctor) screen. */
+  billing?: { label: string; open: () => void };
   onHome: () => void;
   onNew: () => void;
   onScan: () => void;
@@ -15,6 +17,7 @@ interface MobileBottomNavProps {
 export function MobileBottomNav({
   canCreate,
   onReports,
+  billing,
   onHome,
   onNew,
   onScan,
@@ -40,6 +43,12 @@ export function MobileBottomNav({
         <button type="button" onClick={onReports}>
           <Icon name="chart" />
           <span>{APP_TEXTS.reports}</span>
+        </button>
+      ) : null}
+      {billing ? (
+        <button type="button" onClick={billing.open}>
+          <Icon name="folder" />
+          <span>{billing.label}</span>
         </button>
       ) : null}
       <button type="button" onClick={onLogout}>

@@ -106,7 +106,7 @@ describe('Shell', () => {
       within(bottom)
         .getAllByRole('button')
         .map((button) => button.textContent),
-    ).toEqual(['Home', 'New', 'Scan', 'Logout']);
+    ).toEqual(['Home', 'New', 'Scan', 'Invoices', 'Logout']);
   });
 
   it('a manager opens Reports from the header and the bottom navigation; Home returns', async () => {
@@ -121,6 +121,21 @@ describe('Shell', () => {
     expect(screen.getByRole('heading', { name: 'Lab Dashboard' })).toBeTruthy();
     fireEvent.click(within(bottom).getByRole('button', { name: 'Reports' }));
     expect(await screen.findByRole('heading', { name: 'Reports', level: 1 }, { timeout: 5000 })).toBeTruthy();
+  });
+
+  it('a manager opens Billing, loaded when asked for', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    setup();
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    fireEvent.click(within(nav).getByRole('button', { name: 'Billing' }));
+    expect(await screen.findByRole('heading', { name: 'Billing', level: 1 }, { timeout: 5000 })).toBeTruthy();
+  });
+
+  it('offers Billing to lab staff who bill, Invoices to a doctor, neither to a technician', () => {
+    setup(technician);
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).queryByRole('button', { name: 'Billing' })).toBeNull();
+    expect(within(nav).queryByRole('button', { name: 'Invoices' })).toBeNull();
   });
 
   it('offers Reports to no one but managers', () => {

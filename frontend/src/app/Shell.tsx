@@ -23,6 +23,7 @@ import { MobileBottomNav } from './MobileBottomNav';
 import { useCaseFragment } from './useCaseFragment';
 import { useScanFragment } from './useScanFragment';
 import { useTheme } from './useTheme';
+import { billingScreenLabel } from '../features/billing/billingScreenLabel';
 
 // Managers only, with its charts: loaded when opened, not with the app.
 const MaterialsScreen = lazy(() =>
@@ -30,6 +31,11 @@ const MaterialsScreen = lazy(() =>
 );
 const ReportsScreen = lazy(() =>
   import('../features/reports/ReportsScreen').then((module) => ({ default: module.ReportsScreen })),
+);
+
+// Billing is its own screen per role, loaded when opened (features/billing/BillingEntry.tsx).
+const BillingEntry = lazy(() =>
+  import('../features/billing/BillingEntry').then((module) => ({ default: module.BillingEntry })),
 );
 
 interface ShellProps {
@@ -55,11 +61,12 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
   const { theme, toggle } = useTheme();
   const scanner = useScanFragment();
   const [selectedCaseId, setSelectedCase] = useState<string | null>(null);
-  const [screen, setScreen] = useState<'reports' | 'materials' | null>(null);
+  const [screen, setScreen] = useState<'reports' | 'materials' | 'billing' | null>(null);
   const reportsOpen = screen === 'reports';
   const canViewReports = can(user.role, 'viewReports');
   const canSeeMaterials = isStaff(user.role);
-  // Opening a case (from a list, a scan, a new case) leaves the Reports and Materials screens.
+  const billingLabel = billingScreenLabel(user.role);
+  // Opening a case (from a list, a scan, a new case) leaves the Reports, Materials and Billing screens.
   const setSelectedCaseId = (caseId: string | null) => {
     setScreen(null);
     setSelectedCase(caseId);
@@ -72,6 +79,15 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
     setSelectedCase(null);
     setScreen('materials');
   };
+  const billing = billingLabel
+    ? {
+        label: billingLabel,
+        open: () => {
+          setSelectedCase(null);
+          setScreen('billing');
+        },
+      }
+    : undefined;
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [settings, setSettings] = useState<SettingsSection | null>(null);
   const [home, setHome] = useState<HomeScreen | null>(() => defaultHome(user.role));
@@ -106,6 +122,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
         onNewCase={openNew}
         onReports={canViewReports ? openReports : undefined}
         onMaterials={canSeeMaterials ? openMaterials : undefined}
+        billing={billing}
         onLogout={onLogout}
         onOpenAccount={() => setSettings('account')}
       />
@@ -118,6 +135,10 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
             onBack={goHome}
             onScan={scanner.openScanner}
           />
+        ) : screen === 'billing' && billing ? (
+          <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
+            <BillingEntry user={user} />
+          </Suspense>
         ) : reportsOpen && canViewReports ? (
           <Suspense fallback={<p className="muted">{APP_TEXTS.loadingScreen}</p>}>
             <ReportsScreen />
@@ -163,6 +184,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
       <MobileBottomNav
         canCreate={can(user.role, 'createCase')}
         onReports={canViewReports ? openReports : undefined}
+        billing={billing}
         onHome={goHome}
         onNew={openNew}
         onScan={scanner.openScanner}

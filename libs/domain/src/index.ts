@@ -39,6 +39,7 @@ export * from './materials/ship-by.js';
 export * from './materials/device-record.js';
 export * from './materials/statement.js';
 export * from './materials/backup-materials.js';
+export * from './billing/index.js';
 export * from './contract/index.js';
 export * from './access-log/access-log.js';
 export * from './security/user-limits.js';

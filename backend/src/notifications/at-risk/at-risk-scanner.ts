@@ -8,6 +8,7 @@ import {
 import { casesAtRisk, isOverdue, localDay, SYSTEM_ACTOR, type Case } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { BillingReminders } from '../../billing/billing-reminders.js';
 import { CaseCommandService } from '../../cases/case-command.service.js';
 import { DomainRejection } from '../../common/domain-rejection.js';
 import { MaterialsStore } from '../../materials/materials.store.js';
@@ -34,6 +35,7 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly commands: CaseCommandService,
     private readonly materials: MaterialsStore,
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
+    private readonly reminders: BillingReminders,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -73,7 +75,10 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
       const [{ ok }] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [SCAN_LOCK_ID]);
       if (!ok) return null;
       try {
-        return await this.alertAll(now, runner);
+        const alerted = await this.alertAll(now, runner);
+        // Overdue invoices' reminders go out with the scan (billing/billing-reminders.ts).
+        await this.reminders.scan(now);
+        return alerted;
       } finally {
         await runner.query('SELECT pg_advisory_unlock($1)', [SCAN_LOCK_ID]);
       }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BillingModule } from '../../billing/billing.module.js';
 import { CasesModule } from '../../cases/cases.module.js';
 import { MaterialsStoreModule } from '../../materials/materials-store.module.js';
 import { NotificationsCoreModule } from '../notifications.module.js';
@@ -6,7 +7,7 @@ import { AtRiskScanner } from './at-risk-scanner.js';
 
 /** The at-risk scan: in the processes that run case commands (the API), one at a time. */
 @Module({
-  imports: [CasesModule, NotificationsCoreModule, MaterialsStoreModule],
+  imports: [CasesModule, NotificationsCoreModule, MaterialsStoreModule, BillingModule],
   providers: [AtRiskScanner],
   exports: [AtRiskScanner],
 })

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { STATUS_LABELS, statusIndex, type Case, type User } from '@alignerflow/domain';
+import { lazy, Suspense, useState } from 'react';
+import { hasShipped, STATUS_LABELS, statusIndex, type Case, type User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
 import { caseWorkApi } from '../case-work/caseWorkApi';
@@ -21,6 +21,11 @@ import { TreatmentPlanPanel } from './TreatmentPlanPanel';
 import { useCaseCommand } from './useCaseCommand';
 import { useCaseRecord } from './useCaseRecord';
 import { WorkflowProgress } from './WorkflowProgress';
+
+// The case's invoice line loads with the billing code, only for a case that has shipped.
+const CaseInvoice = lazy(() =>
+  import('../billing/CaseInvoice').then((module) => ({ default: module.CaseInvoice })),
+);
 
 export interface CaseDetailProps {
   caseId: string;
@@ -91,6 +96,11 @@ export function CaseDetail({
         onShowStageQrs={() => onShowStageQrs(item)}
       />
       <CaseLinks item={item} onOpenCase={onOpenCase} />
+      {hasShipped(item) ? (
+        <Suspense fallback={null}>
+          <CaseInvoice caseId={item.id} role={user.role} status={item.status} />
+        </Suspense>
+      ) : null}
       {abilities.reorder ? (
         <div className="button-row cw-reorder">
           <button type="button" className="button button--secondary" onClick={() => setReordering(true)}>

@@ -4,6 +4,8 @@
 export interface BackupFile {
   users: unknown[];
   cases: unknown[];
+  /** Invoices and billing settings (checkBackupBilling); absent in a backup made before billing. */
+  billing?: unknown;
 }
 
 /** `POST /restore`: how many users and cases the restored data holds. */

@@ -11,3 +11,4 @@ export * from './ai.js';
 export * from './audit.js';
 export * from './devices.js';
 export * from './access-log.js';
+export * from './billing.js';

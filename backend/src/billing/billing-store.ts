@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import {
+  BILLING_SETTINGS_STREAM,
+  DEFAULT_BILLING_SETTINGS,
+  documentNumber,
+  doctorBillingStreamId,
+  type AgingRow,
+  type BillingSettings,
+  type DoctorBillingDetails,
+  type Invoice,
+  type InvoiceEventData,
+  type InvoiceStatus,
+  type NumberKind,
+} from '@alignerflow/domain';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
+
+type Db = Pick<DataSource, 'query'> | QueryRunner;
+
+export interface InvoiceFilter {
+  /** Lower-case username; a Doctor's own always. */
+  doctorKey?: string;
+  status?: InvoiceStatus;
+  /** YYYY-MM-DD, inclusive, on the issue date (UTC). */
+  from?: string;
+  to?: string;
+  caseId?: string;
+}
+
+/** A stored invoice event as the domain's evolveInvoice reads it. */
+export function toInvoiceEvent(recorded: RecordedEvent): InvoiceEventData {
+  return { type: recorded.type, data: recorded.data } as InvoiceEventData;
+}
+
+/** The SQL of billing: the number counters, invoice_view, and the settings streams. */
+@Injectable()
+export class BillingStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: EventStore,
+  ) {}
+
+  /**
+   * The next number of `kind` in `year`. Call inside the transaction that appends the numbered
+   * event: the counter row stays locked until it commits (concurrent issuers queue, no duplicate)
+   * and a rollback gives the number back (no gap).
+   */
+  async nextNumber(runner: QueryRunner, kind: NumberKind, year: number): Promise<string> {
+    const [row]: { last: number }[] = await runner.query(
+      `INSERT INTO billing_counters (kind, year, last) VALUES ($1, $2, 1)
+       ON CONFLICT (kind, year) DO UPDATE SET last = billing_counters.last + 1
+       RETURNING last`,
+      [kind, year],
+    );
+    return documentNumber(kind, year, row.last);
+  }
+
+  /** A restore's numbers are kept: the counters move past the highest number it brings. */
+  async raiseCounters(runner: QueryRunner, numbers: string[]): Promise<void> {
+    const highest = new Map<string, { kind: string; year: number; last: number }>();
+    for (const number of numbers) {
+      const match = /^(INV|CN)-(\d{4})-(\d+)$/.exec(number);
+      if (!match) continue;
+      const key = `${match[1]}-${match[2]}`;
+      const last = Number(match[3]);
+      if ((highest.get(key)?.last ?? 0) < last)
+        highest.set(key, { kind: match[1], year: Number(match[2]), last });
+    }
+    for (const { kind, year, last } of highest.values())
+      await runner.query(
+        `INSERT INTO billing_counters (kind, year, last) VALUES ($1, $2, $3)
+         ON CONFLICT (kind, year) DO UPDATE SET last = greatest(billing_counters.last, excluded.last)`,
+        [kind, year, last],
+      );
+  }
+
+  /** The invoice's row; a restore may bring a case's invoice under another number, which replaces it. */
+  async writeView(db: Db, invoice: Invoice, version: number): Promise<void> {
+    await db.query(
+      `WITH replaced AS (DELETE FROM invoice_view WHERE case_id = $2 AND number <> $1)
+       INSERT INTO invoice_view (number, case_id, doctor_key, status, issued_at, due_at, balance, version, data)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+       ON CONFLICT (number) DO UPDATE SET doctor_key = excluded.doctor_key, status = excluded.status,
+         issued_at = excluded.issued_at, due_at = excluded.due_at, balance = excluded.balance,
+         version = excluded.version, data = excluded.data
+       WHERE invoice_view.version < excluded.version`,
+      [
+        invoice.number,
+        invoice.caseId,
+        invoice.doctorUsername.toLowerCase(),
+        invoice.status,
+        invoice.issuedAt,
+        invoice.dueAt,
+        invoice.balance,
+        version,
+        JSON.stringify(invoice),
+      ],
+    );
+  }
+
+  /** Newest first. */
+  async list(filter: InvoiceFilter): Promise<Invoice[]> {
+    const { where, params } = whereOf(filter);
+    const rows: { data: Invoice }[] = await this.dataSource.query(
+      `SELECT data FROM invoice_view ${where} ORDER BY issued_at DESC, number DESC`,
+      params,
+    );
+    return rows.map((row) => row.data);
+  }
+
+  /**
+   * The same list as one JSON text built by PostgreSQL: a lab's whole invoice list is sent as it
+   * is stored, without parsing and serialising every invoice in this process.
+   */
+  async listJson(filter: InvoiceFilter): Promise<string> {
+    const { where, params } = whereOf(filter);
+    const [{ json }]: { json: string }[] = await this.dataSource.query(
+      `SELECT '[' || coalesce(string_agg(doc, ',' ORDER BY issued_at DESC, number DESC), '') || ']' AS json
+         FROM invoice_view ${where}`,
+      params,
+    );
+    return json;
+  }
+
+  async byNumber(number: string): Promise<Invoice | undefined> {
+    const [row]: { data: Invoice }[] = await this.dataSource.query(
+      'SELECT data FROM invoice_view WHERE number = $1',
+      [number],
+    );
+    return row?.data;
+  }
+
+  /**
+   * Open balances by doctor and days past due, summed by PostgreSQL with the buckets of the
+   * domain's agingBucket (days counted in UTC days, as daysPastDue does); test/billing.e2e.ts
+   * checks the answer against the rule.
+   */
+  async aging(now: Date): Promise<AgingRow[]> {
+    const rows: (Record<Exclude<keyof AgingRow, 'doctor' | 'clinicName'>, string> & {
+      doctor: string;
+      clinic: string;
+    })[] = await this.dataSource.query(
+      `WITH open AS (
+         SELECT doctor_key, data->>'doctorUsername' AS doctor, data->>'clinicName' AS clinic, issued_at, balance,
+                floor(extract(epoch FROM $1::timestamptz) / 86400) - floor(extract(epoch FROM due_at) / 86400) AS days
+           FROM invoice_view WHERE status = 'open' AND balance <> 0)
+       SELECT min(doctor) AS doctor, (array_agg(clinic ORDER BY issued_at DESC))[1] AS clinic,
+              sum(balance) FILTER (WHERE days <= 0)::text AS current,
+              sum(balance) FILTER (WHERE days BETWEEN 1 AND 30)::text AS "days1to30",
+              sum(balance) FILTER (WHERE days BETWEEN 31 AND 60)::text AS "days31to60",
+              sum(balance) FILTER (WHERE days BETWEEN 61 AND 90)::text AS "days61to90",
+              sum(balance) FILTER (WHERE days > 90)::text AS "over90",
+              sum(balance)::text AS total
+         FROM open GROUP BY doctor_key ORDER BY min(doctor)`,
+      [now.toISOString()],
+    );
+    return rows.map((row) => ({
+      doctor: row.doctor,
+      clinicName: row.clinic,
+      current: Number(row.current ?? 0),
+      days1to30: Number(row.days1to30 ?? 0),
+      days31to60: Number(row.days31to60 ?? 0),
+      days61to90: Number(row.days61to90 ?? 0),
+      over90: Number(row.over90 ?? 0),
+      total: Number(row.total ?? 0),
+    }));
+  }
+
+  /** The open invoices, for reminders. */
+  async open(): Promise<Invoice[]> {
+    const rows: { data: Invoice }[] = await this.dataSource.query(
+      `SELECT data FROM invoice_view WHERE status = 'open' ORDER BY due_at`,
+    );
+    return rows.map((row) => row.data);
+  }
+
+  /** The lab's settings: the last BillingSettingsChanged, else the defaults. */
+  async settings(db?: QueryRunner): Promise<BillingSettings & { version: number }> {
+    const events = await this.store.readStream(BILLING_SETTINGS_STREAM, db);
+    const last = events.at(-1);
+    return {
+      ...DEFAULT_BILLING_SETTINGS,
+      ...(last?.data as BillingSettings | undefined),
+      version: events.length,
+    };
+  }
+
+  async doctorDetails(
+    username: string,
+    db?: QueryRunner,
+  ): Promise<{ details: DoctorBillingDetails | null; version: number }> {
+    const events = await this.store.readStream(doctorBillingStreamId(username), db);
+    return {
+      details: (events.at(-1)?.data as DoctorBillingDetails | undefined) ?? null,
+      version: events.length,
+    };
+  }
+}
+
+function whereOf(filter: InvoiceFilter): { where: string; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.doctorKey !== undefined) add('doctor_key = ?', filter.doctorKey);
+  if (filter.status) add('status = ?', filter.status);
+  if (filter.from) add(`issued_at >= (?::date)::timestamp AT TIME ZONE 'UTC'`, filter.from);
+  if (filter.to) add(`issued_at < ((?::date) + 1)::timestamp AT TIME ZONE 'UTC'`, filter.to);
+  if (filter.caseId) add('case_id = ?', filter.caseId);
+  return { where: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
+}

@@ -1,0 +1,35 @@
+import type { User } from '@alignerflow/domain';
+import { isoDay } from '../../components/format';
+import { InvoicesTable } from './InvoicesTable';
+import { StatementPanel } from './StatementPanel';
+import { BILLING_SCREEN_TEXTS as T } from './texts';
+import { useInvoices } from './useInvoices';
+
+const NO_FILTER = {};
+
+/** A Doctor's invoices (each a PDF) and their monthly statement. */
+export function InvoicesScreen({ user, today = new Date() }: { user: User; today?: Date }) {
+  const { load } = useInvoices(NO_FILTER);
+  return (
+    <div className="page billing">
+      <div className="page__title-row">
+        <div>
+          <h1>{T.invoices}</h1>
+          <p className="welcome">{T.invoicesSubtitle}</p>
+        </div>
+      </div>
+      {load.state === 'error' ? (
+        <p className="form-error" role="alert">
+          {load.message}
+        </p>
+      ) : load.state === 'loading' ? (
+        <p className="muted" role="status">
+          {T.loading}
+        </p>
+      ) : (
+        <InvoicesTable invoices={load.invoices} showDoctor={false} />
+      )}
+      <StatementPanel doctor={user.username} initialMonth={isoDay(today).slice(0, 7)} />
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Alert } from '../notifications/policy.js';
+import type { InvoiceReminderData } from './events.js';
+import { formatMoney } from './money.js';
+import { BILLING_TEXTS } from './texts.js';
+
+/**
+ * Whom an invoice event alerts: the overdue reminder goes to the invoice's doctor (push and
+ * email, through the notification dispatcher like every alert); nothing else of billing alerts.
+ */
+export function invoiceAlertsFor(type: string, data: unknown): Alert[] {
+  if (type !== 'InvoiceReminderSent') return [];
+  const reminder = data as InvoiceReminderData;
+  if (!reminder.number || !reminder.doctorUsername) return [];
+  return [
+    {
+      kind: 'doctor_alert',
+      audience: { username: reminder.doctorUsername },
+      doctor: reminder.doctorUsername,
+      caseId: reminder.caseId,
+      title: BILLING_TEXTS.reminderTitle(reminder.number),
+      body: BILLING_TEXTS.reminderBody(
+        reminder.number,
+        formatMoney(reminder.balance, reminder.currency),
+        reminder.dueAt.slice(0, 10),
+      ),
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+/** Every user-facing text of billing, once (api.md "Billing" where it gives one). */
+export const BILLING_TEXTS = {
+  amountRange: 'The amount must be between 0.01 and the balance.',
+  voidOnlyUntouched: 'Only an invoice without payments or credits can be voided.',
+  alreadyVoid: 'The invoice is void.',
+  notFound: 'Invoice not found.',
+  statementNotFound: 'Statement not found.',
+  notAllowed: 'You are not allowed to do this.',
+  managersOnly: 'Only Managers can do this.',
+  methodInvalid: 'The method must be card, bank, cash, check or other.',
+  reasonRequired: 'A reason is required.',
+  referenceTooLong: 'The reference must be at most 200 characters.',
+  reasonTooLong: 'The reason must be at most 500 characters.',
+  dateInvalid: 'The date must be a date (YYYY-MM-DD).',
+  monthInvalid: 'The month must be YYYY-MM.',
+  formatInvalid: 'The format must be quickbooks or xero.',
+  notDueForReminder: 'No reminder is due for this invoice.',
+  settingsInvalid: (field: string) => `The billing setting ${field} is not valid.`,
+  taxRateInvalid: 'The tax rate must be a percentage from 0 to 100 with at most 2 decimals.',
+  paymentTermsInvalid: 'The payment terms must be a whole number of days from 0 to 365.',
+  currencyInvalid: 'The currency must be an ISO 4217 code such as USD.',
+  lineDescription: (caseId: string) => `Clear aligner treatment, case ${caseId}`,
+  reminderTitle: (number: string) => `Invoice ${number} is overdue`,
+  reminderBody: (number: string, balance: string, dueDay: string) =>
+    `Invoice ${number} was due on ${dueDay}; ${balance} is still open.`,
+} as const;
