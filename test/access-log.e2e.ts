@@ -1,4 +1,6 @@
+import type { Invoice } from '@alignerflow/domain';
 import { Client } from 'pg';
+import { billingSettled } from './support/billing';
 import { download, PNG, upload } from './support/files';
 import { sql } from './support/helpers';
 import type { ApiClient } from './support/http';
@@ -95,14 +97,47 @@ describe('access log', () => {
     expect(exports.body[0]).toMatchObject({ username: 'admin', role: 'Manager', caseId: null });
   });
 
+  it('records billing reads: an invoice PDF, a monthly statement PDF and the accountant export', async () => {
+    await billingSettled(lab.databaseUrl);
+    const invoices = (await admin.get('/invoices')).body as Invoice[];
+    const invoice = invoices.find((item) => item.doctorUsername === 'dr.lee')!;
+    const month = invoice.issuedAt.slice(0, 7);
+    for (const path of [`/invoices/${invoice.number}.pdf`, `/billing/statements/dr.lee.pdf?month=${month}`]) {
+      const answer = await fetch(`${lab.apiUrl}${path}`, {
+        headers: { authorization: `Bearer ${drLee.token}` },
+      });
+      expect([path, answer.status]).toEqual([path, 200]);
+    }
+    expect((await admin.get('/billing/export.csv?format=xero&from=2026-01-01')).status).toBe(200);
+    const recent = (await admin.get('/access-log')).body.slice(0, 3);
+    expect(recent).toEqual([
+      expect.objectContaining({
+        username: 'admin',
+        action: 'export',
+        detail: 'billing invoices-xero.csv, 2026-01-01 to today',
+        caseId: null,
+      }),
+      expect.objectContaining({
+        username: 'dr.lee',
+        action: 'print',
+        detail: `statement-dr.lee-${month}.pdf`,
+        caseId: null,
+      }),
+      expect.objectContaining({
+        username: 'dr.lee',
+        action: 'print',
+        detail: `invoice ${invoice.number}.pdf`,
+        caseId: invoice.caseId,
+      }),
+    ]);
+  });
+
   it('filters across cases by username, action and whole days, and refuses bad filters', async () => {
     const lee = await admin.get('/access-log?username=DR.LEE');
-    expect(lee.body.length).toBeGreaterThanOrEqual(3);
-    expect(
-      lee.body.every(
-        (entry: { username: string; caseId: string }) => entry.username === 'dr.lee' && entry.caseId === CASE,
-      ),
-    ).toBe(true);
+    expect(lee.body.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(lee.body.map((entry: { username: string }) => entry.username))).toEqual(
+      new Set(['dr.lee']),
+    );
     const today = new Date().toISOString().slice(0, 10);
     const dayAfter = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     expect((await admin.get(`/access-log?from=${dayAfter}`)).body).toEqual([]);
