@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from './support/test-app';
 import { ApiClient } from './support/http';
 import { failOnSecretsInAnswers } from './support/no-secrets';
+import { sql } from './support/helpers';
 
 failOnSecretsInAnswers();
 
@@ -161,6 +162,7 @@ describe('auth over HTTP', () => {
       const me = await anonymous.get('/auth/me', { cookie });
       expect(me.status).toBe(200);
       expect(me.body).toEqual({
+        expiresAt: expect.any(String),
         mfa: { totp: false, passkeys: 0, required: false },
         user: {
           username: 'dr.lee',
@@ -269,6 +271,7 @@ describe('auth over HTTP', () => {
         const me = await (await lab.login(username)).get('/auth/me');
         expect(me.status).toBe(200);
         expect(me.body).toEqual({
+          expiresAt: expect.any(String),
           mfa: { totp: false, passkeys: 0, required: false },
           user: {
             username,
@@ -283,6 +286,24 @@ describe('auth over HTTP', () => {
 
     it('answers 401 without a session', async () => {
       expect(await anonymous.get('/auth/me')).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+    });
+
+    it("carries the session's end: the idle window from its last use, or its absolute end if sooner", async () => {
+      const endOf = async (client: ApiClient) => Date.parse((await client.get('/auth/me')).body.expiresAt);
+      const plain = await lab.login('rep');
+      const since = Date.now();
+      // Without Remember Me: SESSION_IDLE_MINUTES (30) after the last use.
+      expect(Math.abs((await endOf(plain)) - (since + 30 * 60_000))).toBeLessThan(60_000);
+      const remembered = await login({ username: 'rep', password: 'demo', rememberMe: true });
+      const rememberedClient = new ApiClient(lab.apiUrl, remembered.body.token);
+      // Remember Me: 7 days unused.
+      expect(Math.abs((await endOf(rememberedClient)) - (since + 7 * 24 * 3_600_000))).toBeLessThan(60_000);
+      // Its absolute end, when that comes first.
+      await sql(
+        lab.databaseUrl,
+        `UPDATE sessions SET expires_at = now() + interval '5 minutes' WHERE username_key = 'rep' AND NOT remember`,
+      );
+      expect(Math.abs((await endOf(plain)) - (since + 5 * 60_000))).toBeLessThan(60_000);
     });
   });
 

@@ -162,7 +162,7 @@ describe('GET /api/events (live stream)', () => {
   it('answers as an event stream that proxies must not buffer, with a retry hint and the current position', async () => {
     const stream = await open(admin);
     expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(stream.response.headers.get('cache-control')).toBe('no-cache');
+    expect(stream.response.headers.get('cache-control')).toBe('no-store');
     expect(stream.response.headers.get('x-accel-buffering')).toBe('no');
     expect(stream.response.headers.get('connection')).toBe('keep-alive');
     await stream.until(() => stream.lastEventId !== '', 'the first id');

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AccessLogModule } from './access-log/access-log.module.js';
 import { AiModule } from './ai/ai.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         CasesModule,
+        AccessLogModule,
         WorkQueueModule,
         HealthModule,
         LiveModule,

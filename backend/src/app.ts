@@ -15,6 +15,7 @@ import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';
 import { refuseCrossSiteChanges } from './security/cross-site.js';
 import { securityHeaders } from './security/security-headers.js';
+import { noStoreApiAnswers } from './security/no-store.js';
 import { SessionGate, type GatedRequest } from './security/session-gate.js';
 import { createRootLogger, PinoLogger } from './logging/logger.js';
 import { httpRequestMetrics } from './metrics/http-metrics.js';
@@ -54,6 +55,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   app.use(requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })));
   app.use(httpRequestMetrics(app.get(Metrics), api));
   app.use(securityHeaders({ apiPrefix: api, secureCookies: config.secureCookies }));
+  app.use(noStoreApiAnswers(api));
   app.use(cookieParser());
   // Nothing of a request is read before its session is known: an anonymous call to a non-public
   // endpoint answers 401 here, with its body still unread.

@@ -1,11 +1,17 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
-import { CASE_TEXTS, type Actor, type CaseVerification } from '@alignerflow/domain';
+import {
+  CASE_TEXTS,
+  type AccessLogVerification,
+  type Actor,
+  type CaseVerification,
+} from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
 import type { VerifyResult } from './audit-chain.js';
 import { verifyCase, verifyLog } from './audit-verifier.js';
+import { verifyAccessLog } from '../access-log/access-log.chain.js';
 
 const MANAGER_ONLY = 'Only a manager can verify the event log.';
 
@@ -20,9 +26,15 @@ export class AuditController {
   async verify(
     @CurrentActor() actor: Actor,
     @Query('caseId') caseId?: unknown,
-  ): Promise<VerifyResult | CaseVerification> {
+  ): Promise<(VerifyResult & { accessLog: AccessLogVerification }) | CaseVerification> {
     requireCapability(actor, 'backup', MANAGER_ONLY);
-    if (caseId === undefined) return verifyLog(this.dataSource);
+    if (caseId === undefined) {
+      const [events, accessLog] = await Promise.all([
+        verifyLog(this.dataSource),
+        verifyAccessLog(this.dataSource),
+      ]);
+      return { ...events, accessLog };
+    }
     if (typeof caseId !== 'string' || caseId === '') rejectWith('not_found', CASE_TEXTS.notFound);
     const result = await verifyCase(this.dataSource, caseId);
     if (result.events + result.unsealed === 0 && result.firstBroken === null)

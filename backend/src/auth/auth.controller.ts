@@ -108,9 +108,14 @@ export class AuthController {
   }
 
   @Get('me')
-  async me(@CurrentActor() actor: Actor): Promise<MeAnswer> {
+  async me(@CurrentActor() actor: Actor, @Req() request: AuthenticatedRequest): Promise<MeAnswer> {
     const user = await this.users.find(actor.username);
-    if (!user) throw new UnauthorizedException({ error: 'Not signed in.' });
-    return { user: withoutSecrets(user), mfa: await this.factors.status(user.username, user.role) };
+    const endsAt = request.sessionTokenHash ? await this.sessions.endOf(request.sessionTokenHash) : null;
+    if (!user || !endsAt) throw new UnauthorizedException({ error: 'Not signed in.' });
+    return {
+      user: withoutSecrets(user),
+      mfa: await this.factors.status(user.username, user.role),
+      expiresAt: endsAt.toISOString(),
+    };
   }
 }

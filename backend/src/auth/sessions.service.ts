@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { caseStreamId, parseRole, type Actor } from '@alignerflow/domain';
+import { caseStreamId, parseRole, USER_LIMITS, type Actor } from '@alignerflow/domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
@@ -127,7 +127,39 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
         new Date(this.clock.now()),
       ],
     );
+    await this.endBeyondLimit(username);
     return { token, expiresAt };
+  }
+
+  /**
+   * At most USER_LIMITS.sessionsPerUser open sessions per user (api.md, "Patient data"): a new
+   * sign-in past that ends the oldest, so a leaked password cannot pile up sessions unseen.
+   */
+  private async endBeyondLimit(username: string): Promise<void> {
+    const [rows]: [{ token_hash: string }[], number] = await this.dataSource.query(
+      `DELETE FROM sessions WHERE token_hash IN (
+         SELECT token_hash FROM sessions WHERE username_key = $1
+          ORDER BY created_at DESC, id DESC OFFSET $2)
+       RETURNING token_hash`,
+      [username.toLowerCase(), USER_LIMITS.sessionsPerUser],
+    );
+    const ended = new Set(rows.map((row) => row.token_hash));
+    if (ended.size > 0) this.forget((key) => ended.has(key));
+  }
+
+  /**
+   * When the session of `tokenHash` ends if not used again: its absolute end, or its last use plus
+   * the idle window, whichever is sooner (GET /auth/me's expiresAt). The last use is written at
+   * most every LAST_USE_RESOLUTION_MS, so this may be that much early, never late.
+   */
+  async endOf(tokenHash: string): Promise<Date | null> {
+    const [row]: { ends: Date }[] = await this.dataSource.query(
+      `SELECT least(s.expires_at, CASE WHEN s.remember THEN s.last_used_at + $2 * interval '1 millisecond'
+                                        ELSE s.last_used_at + $1 * interval '1 minute' END) AS ends
+         FROM sessions s WHERE s.token_hash = $3`,
+      [this.config.sessionIdleMinutes, REMEMBERED_IDLE_MS, tokenHash],
+    );
+    return row ? new Date(row.ends) : null;
   }
 
   /** Deletes the sessions past their end or idle too long; returns how many. */

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Actor, RestoreAnswer } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { StepUp } from '../auth/step-up/step-up.decorator.js';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -11,13 +12,17 @@ const MANAGER_ONLY = 'Only a manager can back up, restore or export the data.';
 /** Backup and event log (api.md): Manager only, with a recent proof of who they are (step-up). */
 @Controller()
 export class BackupController {
-  constructor(private readonly backups: BackupService) {}
+  constructor(
+    private readonly backups: BackupService,
+    private readonly accessLog: AccessLogService,
+  ) {}
 
   @Get('backup')
   @StepUp()
-  async backup(@CurrentActor() actor: Actor, @Res() response: Response) {
+  async backup(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     const json = await this.backups.backupJson();
+    this.accessLog.record(request, actor, 'export', 'backup', null);
     response
       .status(200)
       .type('application/json')
@@ -41,8 +46,9 @@ export class BackupController {
 
   @Get('events/export')
   @StepUp()
-  async exportEvents(@CurrentActor() actor: Actor, @Res() response: Response) {
+  async exportEvents(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
     requireCapability(actor, 'backup', MANAGER_ONLY);
+    this.accessLog.record(request, actor, 'export', 'events export', null);
     response.status(200);
     response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     response.setHeader('Content-Disposition', `attachment; filename="alignerflow-events-${today()}.ndjson"`);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put, Query, Req, Res } from '@nestjs/common';
 import {
   agingTotals,
   BILLING_SETTINGS_STREAM,
@@ -19,7 +19,8 @@ import {
   type ExportFormat,
   type Statement,
 } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { DataSource } from 'typeorm';
 import { Caller } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -41,6 +42,7 @@ export class BillingController {
     private readonly billing: BillingStore,
     private readonly store: EventStore,
     private readonly clock: BillingClock,
+    private readonly accessLog: AccessLogService,
   ) {}
 
   @Get('settings')
@@ -80,6 +82,7 @@ export class BillingController {
     @Param('doctor') doctor: string,
     @Query('month') month: unknown,
     @Query('size') size: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const statement = await this.statementOf(actor, doctor, month);
@@ -93,7 +96,10 @@ export class BillingController {
       details,
       parsePageSize(size),
     );
-    sendPdf(response, `statement-${statement.doctor}-${statement.month}.pdf`, bytes);
+    const filename = `statement-${statement.doctor}-${statement.month}.pdf`;
+    // A doctor's month across cases: printed, like an export, with no one case.
+    this.accessLog.record(request, actor, 'print', filename, null);
+    sendPdf(response, filename, bytes);
   }
 
   @Get('statements/:doctor')
@@ -117,6 +123,7 @@ export class BillingController {
     @Query('from') from: unknown,
     @Query('to') to: unknown,
     @Query('format') format: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     managerOnly(actor);
@@ -129,6 +136,14 @@ export class BillingController {
     });
     // The accountant's tools import oldest first.
     const csv = invoicesCsv(invoices.reverse(), format as ExportFormat);
+    const range = `${(from as string | undefined) ?? 'start'} to ${(to as string | undefined) ?? 'today'}`;
+    this.accessLog.record(
+      request,
+      actor,
+      'export',
+      `billing invoices-${format as string}.csv, ${range}`,
+      null,
+    );
     response
       .status(200)
       .type('text/csv; charset=utf-8')

@@ -11,6 +11,7 @@ import {
   type InvoiceStatus,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { randomUUID } from 'node:crypto';
 import { Caller } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -37,6 +38,7 @@ export class InvoicesController {
   constructor(
     private readonly billing: BillingStore,
     private readonly commands: InvoiceCommandService,
+    private readonly accessLog: AccessLogService,
   ) {}
 
   @Get()
@@ -74,11 +76,13 @@ export class InvoicesController {
     @Caller() { actor }: Caller,
     @Param('number') number: string,
     @Query('size') size: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const invoice = await this.commands.visible(number, actor);
     const { details } = await this.billing.doctorDetails(invoice.doctorUsername);
     const bytes = await invoicePdf(invoice, await this.billing.settings(), details, parsePageSize(size));
+    this.accessLog.record(request, actor, 'print', `invoice ${invoice.number}.pdf`, invoice.caseId ?? null);
     sendPdf(response, `${invoice.number}.pdf`, bytes);
   }
 

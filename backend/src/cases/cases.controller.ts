@@ -2,6 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } f
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CASE_TEXTS,
+  LIMIT_TEXTS,
+  USER_LIMITS,
   parseInteger,
   parseStatus,
   type Actor,
@@ -12,9 +14,12 @@ import {
   type ScanAnswer,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { sendWithEtag } from '../common/etag.js';
+import { LimitReached } from '../common/limit-reached.js';
+import { AttemptLimiter } from '../security/attempt-limiter.js';
 import { requireCapability } from '../common/require-capability.js';
 import type { CommandOptions } from './case-command.service.js';
 import { CasesQueries } from './cases.queries.js';
@@ -68,6 +73,8 @@ function isVersion(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
+const HOUR_MS = 3_600_000;
+
 const STAGING_COMMANDS = {
   start: StartAlignerStageCommand,
   complete: CompleteAlignerStageCommand,
@@ -80,6 +87,8 @@ export class CasesController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queries: CasesQueries,
+    private readonly accessLog: AccessLogService,
+    private readonly limiter: AttemptLimiter,
   ) {}
 
   @Get('cases')
@@ -89,14 +98,22 @@ export class CasesController {
   }
 
   @Get('cases/:id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<Case> {
-    return (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
+  async get(@CurrentActor() actor: Actor, @Param('id') id: string, @Req() request: Request): Promise<Case> {
+    const found = (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
+    this.accessLog.record(request, actor, 'view', 'case', found.id);
+    return found;
   }
 
   @Get('cases/:id/history')
-  async history(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<CaseHistoryEntry[]> {
+  async history(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Req() request: Request,
+  ): Promise<CaseHistoryEntry[]> {
     if (!(await this.queries.isVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
-    return this.queries.history(id);
+    const history = await this.queries.history(id);
+    this.accessLog.record(request, actor, 'view', 'history', id);
+    return history;
   }
 
   @Get('dashboard')
@@ -106,8 +123,17 @@ export class CasesController {
   }
 
   @Post('cases')
-  create(@Caller() caller: Caller, @Body() body: CreateCaseDto): Promise<Case> {
-    return this.run(new CreateCaseCommand(body, caller.actor, options(caller)));
+  async create(@Caller() caller: Caller, @Body() body: CreateCaseDto): Promise<Case> {
+    // Counted before the command and given back when it fails: only cases made count.
+    const key = `new-cases:${caller.actor.username.toLowerCase()}`;
+    const verdict = await this.limiter.consume(key, USER_LIMITS.casesPerHour, HOUR_MS);
+    if (!verdict.allowed) throw new LimitReached(LIMIT_TEXTS.cases, verdict.retryAfterSeconds);
+    try {
+      return await this.run(new CreateCaseCommand(body, caller.actor, options(caller)));
+    } catch (error) {
+      await this.limiter.release(key);
+      throw error;
+    }
   }
 
   /** Edit Case: the full case may be sent back; only the edit fields may differ. */

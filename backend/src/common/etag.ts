@@ -8,7 +8,8 @@ export interface SerialisedBody {
 
 function conditionalHeaders(request: Request, response: Response, tag: string): boolean {
   response.setHeader('ETag', tag);
-  response.setHeader('Cache-Control', 'private, no-cache');
+  // no-store (api.md): the app revalidates from its own copy, sending If-None-Match itself.
+  response.setHeader('Cache-Control', 'no-store');
   const match = request.headers['if-none-match'];
   return !!match && match.split(',').some((candidate) => candidate.trim() === tag);
 }

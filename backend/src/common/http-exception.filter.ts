@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { LimitReached } from './limit-reached.js';
 
 /** Every error answer is `{ error, details? }`; anything unexpected is a logged 500 without internals. */
 @Catch()
@@ -10,6 +11,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
     if (exception instanceof HttpException) {
+      if (exception instanceof LimitReached)
+        response.setHeader('Retry-After', String(Math.max(1, exception.retryAfterSeconds)));
       response.status(exception.getStatus()).json(errorBody(exception));
       return;
     }

@@ -1,31 +1,58 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Actor, CaseFile } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
+import { rm } from 'node:fs/promises';
 import { FilesService } from './files.service.js';
+import { UploadQuota } from './upload-quota.js';
 import { FILE_TEXTS } from './upload-claims.js';
 
 @Controller()
 export class FilesController {
-  constructor(private readonly files: FilesService) {}
+  constructor(
+    private readonly files: FilesService,
+    private readonly accessLog: AccessLogService,
+    private readonly quota: UploadQuota,
+  ) {}
 
   /** multipart: file, optional caseId, optional type (STL, Photo or Document); read here, as it streams in. */
   @Post('upload')
   @HttpCode(201)
   async upload(@CurrentActor() actor: Actor, @Req() request: Request): Promise<CaseFile> {
+    await this.quota.check(actor.username);
     const { file, fields } = await this.files.receive(request);
     if (!file) return rejectWith('invalid', FILE_TEXTS.noFile);
-    return this.files.store(actor, file, fields.type, fields.caseId);
+    try {
+      await this.quota.take(actor.username, file.size);
+    } catch (error) {
+      await rm(file.path, { force: true });
+      throw error;
+    }
+    try {
+      return await this.files.store(actor, file, fields.type, fields.caseId);
+    } catch (error) {
+      // A refused file (wrong kind, unknown case) costs nothing of the day's volume.
+      await this.quota.giveBack(actor.username, file.size);
+      throw error;
+    }
   }
 
   @Get('files/:id/:name')
-  async download(@CurrentActor() actor: Actor, @Param('id') id: string, @Res() response: Response) {
+  async download(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
     const { row, stream } = await this.files.openFor(actor, id);
+    // A file not yet attached to a case is only its uploader's: no patient's record was read.
+    if (row.case_id) this.accessLog.record(request, actor, 'download', row.name, row.case_id);
     response.setHeader('Content-Type', row.mime);
     response.setHeader('Content-Length', row.size_bytes);
     response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Cache-Control', 'private, max-age=3600');
+    response.setHeader('Cache-Control', 'no-store');
     const disposition = row.mime.startsWith('image/') ? 'inline' : 'attachment';
     response.setHeader(
       'Content-Disposition',

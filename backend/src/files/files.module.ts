@@ -5,6 +5,7 @@ import { CasesModule } from '../cases/cases.module.js';
 import { FILE_STORAGE, LocalDiskStorage } from './file-storage.js';
 import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
+import { UploadQuota } from './upload-quota.js';
 import {
   DEFAULT_UPLOAD_SWEEP,
   UnattachedUploadsSweeper,
@@ -28,6 +29,7 @@ const storageFactory = {
   controllers: [FilesController],
   providers: [
     FilesService,
+    UploadQuota,
     storageFactory,
     { provide: UPLOAD_SWEEP_OPTIONS, useValue: DEFAULT_UPLOAD_SWEEP },
     UnattachedUploadsSweeper,

@@ -152,7 +152,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     request.socket.setKeepAlive(true);
     response.status(200);
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    response.setHeader('Cache-Control', 'no-cache');
+    response.setHeader('Cache-Control', 'no-store');
     response.setHeader('X-Accel-Buffering', 'no');
     response.setHeader('Connection', 'keep-alive');
     response.flushHeaders();

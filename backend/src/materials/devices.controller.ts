@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CASE_TEXTS,
@@ -12,6 +12,7 @@ import {
   type Case,
   type DeviceRecord,
 } from '@alignerflow/domain';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { statementPdf } from './statement.pdf.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -28,6 +29,7 @@ export class DevicesController {
     private readonly commandBus: CommandBus,
     private readonly queries: CasesQueries,
     private readonly materials: MaterialsStore,
+    private readonly accessLog: AccessLogService,
   ) {}
 
   @Get(':id/device-record')
@@ -42,6 +44,7 @@ export class DevicesController {
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Query('paper') paper: string | undefined,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const found = await this.visibleCase(actor, id);
@@ -49,6 +52,7 @@ export class DevicesController {
     const settings = await this.materials.settings();
     const items = statementItems(deviceRecord(found, settings), settings, localDay(new Date()));
     const pdf = await statementPdf(items, paper?.toLowerCase() === 'letter' ? 'LETTER' : 'A4', found.id);
+    this.accessLog.record(request, actor, 'print', 'statement.pdf', found.id);
     response
       .status(200)
       .type('application/pdf')

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Put, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import {
   DEVICE_TEXTS,
   lotKey,
@@ -8,7 +8,8 @@ import {
   type MaterialSettings,
   type RecallRow,
 } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { MaterialSettingsDto, RegisterLotDto } from './materials.dto.js';
@@ -30,6 +31,7 @@ export class MaterialsController {
   constructor(
     private readonly materials: MaterialsStore,
     private readonly recall: RecallQuery,
+    private readonly accessLog: AccessLogService,
   ) {}
 
   @Get('lots')
@@ -52,9 +54,11 @@ export class MaterialsController {
   async casesCsv(
     @CurrentActor() actor: Actor,
     @Param('lotNumber') lotNumber: string,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const rows = await this.recallOf(actor, lotNumber);
+    this.accessLog.record(request, actor, 'export', `recall ${lotNumber.slice(0, 80)}.csv`, null);
     const csv = toCsv(
       RECALL_CSV_HEADER,
       rows.map((row) => RECALL_CSV_HEADER.map((column) => row[column])),

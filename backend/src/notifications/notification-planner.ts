@@ -58,7 +58,9 @@ export class NotificationPlanner {
     );
     const states = caseEvents.length ? await this.statesAfter(caseEvents) : new Map<string, Case>();
 
-    // An email leaves the lab's systems: its alerts name the patient by initials only.
+    // An email and an FCM message leave the lab's systems readable: their alerts name the patient
+    // by initials only and carry no free text (alertsFor's 'initials'). Web push is encrypted to
+    // the user's browser and keeps the full words, like the live stream.
     const wanted: { event: RecordedEvent; alerts: { alert: Alert; emailAlert: Alert }[] }[] = [];
     for (const event of caseEvents) {
       const state = states.get(event.position);
@@ -114,7 +116,8 @@ export class NotificationPlanner {
         if (user.notifyPush) {
           for (const channel of pushChannels) {
             if (!devices.get(user.key)?.[channel]) continue;
-            add(event, user, channel, this.message(alert.title, alert.body, alert.caseId));
+            const sent = channel === 'fcm' ? emailAlert : alert;
+            add(event, user, channel, this.message(sent.title, sent.body, sent.caseId));
           }
         }
         if (email && user.notifyEmail && user.email) {

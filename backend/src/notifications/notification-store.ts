@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PUSH_SUBSCRIPTIONS_PER_USER } from '@alignerflow/domain';
+import { PUSH_SUBSCRIPTIONS_PER_USER, USER_LIMITS } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { Coalesced, inKeyRounds } from './coalesced.js';
 import type { Channel, NotificationJob, PushChannel } from './queue/notification-queue.js';
@@ -145,6 +145,12 @@ export class NotificationStore {
        ON CONFLICT (token) DO UPDATE SET username = excluded.username, user_version = excluded.user_version,
          updated_at = now()`,
       [username.toLowerCase(), token],
+    );
+    // At most USER_LIMITS.fcmTokensPerUser (api.md, "Patient data"): the newest replaces the oldest.
+    await this.dataSource.query(
+      `DELETE FROM fcm_tokens WHERE id IN (
+         SELECT id FROM fcm_tokens WHERE username = $1 ORDER BY updated_at DESC, id DESC OFFSET $2)`,
+      [username.toLowerCase(), USER_LIMITS.fcmTokensPerUser],
     );
   }
 

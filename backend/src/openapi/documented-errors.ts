@@ -4,8 +4,10 @@ import {
   CASE_TEXTS,
   CASE_WORK_TEXTS,
   HTTP_SECURITY_TEXTS,
+  LIMIT_TEXTS,
   USER_TEXTS,
 } from '@alignerflow/domain';
+import { ACCESS_LOG_ERRORS } from '../access-log/documented-errors.js';
 import { DEVICE_ERRORS } from '../materials/documented-errors.js';
 
 /** An error answer a route may give, as api.md documents it. */
@@ -84,7 +86,10 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
   'post /users/{username}/sessions/end': [{ status: 403, description: 'Managers only.' }],
   'get /dashboard': [{ status: 403, description: 'The Lab Dashboard is for lab staff.' }],
   'get /work-queue': [{ status: 403, description: 'Doctors have no work queue.' }],
-  'post /cases': [{ status: 403, description: 'This role may not create cases.' }],
+  'post /cases': [
+    { status: 403, description: 'This role may not create cases.' },
+    { status: 429, description: `${LIMIT_TEXTS.reached(LIMIT_TEXTS.cases)} (with Retry-After)` },
+  ],
   'post /cases/{id}/*': [
     { status: 403, description: 'This role may not do this at the current stage.' },
     { status: 409, description: 'A workflow rule forbids it now, or the case was changed by someone else.' },
@@ -124,7 +129,10 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
   'post /push/send/{username}': [{ status: 403, description: 'Managers only.' }],
   'post /fcm/send/{username}': [{ status: 403, description: 'Managers only.' }],
   'get /notifications/deliveries': [{ status: 403, description: 'Managers only.' }],
-  'post /upload': [{ status: 413, description: 'The upload is larger than its kind allows.' }],
+  'post /upload': [
+    { status: 413, description: 'The upload is larger than its kind allows.' },
+    { status: 429, description: `${LIMIT_TEXTS.reached(LIMIT_TEXTS.uploads)} (with Retry-After)` },
+  ],
   'post /ai/analyze-photo': [
     { status: 429, description: 'Too many analyses this hour (with Retry-After).' },
     { status: 502, description: 'Failed to analyze image due to an API error.' },
@@ -135,6 +143,7 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
     { status: 404, description: 'METRICS_TOKEN is not set.' },
   ],
   ...DEVICE_ERRORS,
+  ...ACCESS_LOG_ERRORS,
   'get /health*': [{ status: 503, description: 'A dependency is down, or the process is draining.' }],
 };
 

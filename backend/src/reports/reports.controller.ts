@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import {
   CASES_CSV_HEADER,
   parseReportRange,
@@ -9,7 +9,8 @@ import {
   type ReportSummary,
   type ReportTable,
 } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { AccessLogService } from '../access-log/access-log.service.js';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -45,7 +46,10 @@ const SUMMARY_TABLES: Record<
 /** Reports (api.md "Reach and insight"): Managers only; see README.md for what each figure counts. */
 @Controller('reports')
 export class ReportsController {
-  constructor(private readonly queries: ReportsQueries) {}
+  constructor(
+    private readonly queries: ReportsQueries,
+    private readonly accessLog: AccessLogService,
+  ) {}
 
   @Get('summary')
   summary(
@@ -61,10 +65,12 @@ export class ReportsController {
     @CurrentActor() actor: Actor,
     @Query('from') from: unknown,
     @Query('to') to: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ) {
     const range = this.range(actor, from, to);
     const rows = await this.queries.completedCases(range);
+    this.accessLog.record(request, actor, 'export', `report cases-${range.from}-${range.to}.csv`, null);
     const csv = toCsv(
       CASES_CSV_HEADER,
       rows.map((row) => CASES_CSV_HEADER.map((column) => row[column])),
@@ -79,6 +85,7 @@ export class ReportsController {
     @Param('table') table: string,
     @Query('from') from: unknown,
     @Query('to') to: unknown,
+    @Req() request: Request,
     @Res() response: Response,
   ) {
     const range = this.range(actor, from, to);
@@ -87,6 +94,7 @@ export class ReportsController {
       : undefined;
     if (!make) rejectWith('not_found', `No report table "${table.slice(0, 40)}".`);
     const { header, rows } = make(await this.queries.summary(range));
+    this.accessLog.record(request, actor, 'export', `report ${table}-${range.from}-${range.to}.csv`, null);
     send(response, `${table}-${range.from}-${range.to}.csv`, toCsv(header, rows));
   }
 

@@ -39,6 +39,7 @@ describe('offline copy of the cache', () => {
     cache.setUsers([manager]);
     cache.setDashboard(dashboardFigures);
     cache.markSynced(new Date('2025-03-02T08:00:00Z'));
+    cache.setSessionEnd('2025-03-02T08:30:00.000Z');
     expect(await storedCopy()).toBeNull();
 
     await afterKeeping();
@@ -49,6 +50,8 @@ describe('offline copy of the cache', () => {
       users: [manager],
       dashboard: dashboardFigures,
       syncedAt: '2025-03-02T08:00:00.000Z',
+      // The session it was saved under: shown offline only until then.
+      expiresAt: '2025-03-02T08:30:00.000Z',
     });
 
     // A live update is kept too.

@@ -41,6 +41,8 @@ export interface CacheState {
   syncedAt: string | null;
   /** The server could not be reached on the last attempt. */
   offline: boolean;
+  /** When the session ends unless used again (GET /auth/me's expiresAt); kept with the offline copy. */
+  sessionEndsAt: string | null;
   /** The live stream is open; while it is not, the list endpoints are polled. */
   streamConnected: boolean;
 }
@@ -57,6 +59,7 @@ const EMPTY: CacheState = {
   syncedAt: null,
   offline: false,
   streamConnected: false,
+  sessionEndsAt: null,
 };
 
 /**
@@ -113,6 +116,7 @@ function createCache() {
       users: state.users,
       dashboard: state.dashboard,
       syncedAt: state.syncedAt,
+      expiresAt: state.sessionEndsAt,
     };
     writeOfflineCopy(copy).catch((error) =>
       console.warn('Could not keep an offline copy of the data', error),
@@ -194,6 +198,8 @@ function createCache() {
     },
 
     setOwner: (owner: User) => set({ owner }),
+    /** The session's end as the server last said it; the offline copy is shown only until then. */
+    setSessionEnd: (expiresAt: string | null) => set({ sessionEndsAt: expiresAt }),
     /** The list; whole cases (an offline copy kept before lists carried summaries) are summarised. */
     setCases: (cases: readonly (CaseSummary | Case)[], casesEtag: string | null = null) =>
       set({ cases: cases.map(summaryOf), casesEtag }),

@@ -11,6 +11,17 @@ export interface OfflineCopy {
   users: User[] | null;
   dashboard: DashboardFigures | null;
   syncedAt: string | null;
+  /**
+   * When the session the copy was saved under ends (GET /auth/me's expiresAt, ISO). Past it the
+   * copy is not shown: patient data must not outlive the session (api.md, "Patient data").
+   */
+  expiresAt?: string | null;
+}
+
+/** Whether the copy may still be shown: its session would still be valid now. A copy without an end (kept by an older version) may not. */
+export function isCopyStillValid(copy: Pick<OfflineCopy, 'expiresAt'>, now = Date.now()): boolean {
+  const end = copy.expiresAt ? Date.parse(copy.expiresAt) : NaN;
+  return Number.isFinite(end) && end > now;
 }
 
 /**

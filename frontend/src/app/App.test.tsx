@@ -6,6 +6,7 @@ import { readOfflineCopy, writeOfflineCopy } from '../api/offlineCopy';
 import { fakeServer } from '../test/fakeServer';
 import { dashboardFigures, manager, sampleCases } from '../test/fixtures';
 import { App } from './App';
+import { SESSION_CHECK_MS } from './useSessionEnd';
 
 vi.mock('@simplewebauthn/browser', () => ({ startRegistration: vi.fn(), startAuthentication: vi.fn() }));
 
@@ -80,6 +81,7 @@ describe('App start-up', () => {
       users: [manager],
       dashboard: dashboardFigures,
       syncedAt,
+      expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
     });
     vi.useFakeTimers();
     fakeServer({
@@ -93,14 +95,54 @@ describe('App start-up', () => {
     const time = new Date(syncedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
     expect(screen.getByText(`Offline — showing data from ${time}`)).toBeTruthy();
     expect(screen.getAllByText('Bob Smith').length).toBeGreaterThan(0);
+
+    // Its session's end passes while the app is open offline: the data goes, sign-in shows.
+    await act(() => vi.advanceTimersByTimeAsync(10 * 60_000 + SESSION_CHECK_MS));
+    expect(screen.getByRole('button', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryAllByText('Bob Smith')).toHaveLength(0);
+    const left = readOfflineCopy();
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(await left).toBeNull();
+  });
+
+  it.each([
+    ['has ended', new Date(Date.now() - 60_000).toISOString()],
+    ['is unknown (a copy kept by an older version)', undefined],
+  ])('deletes the offline copy and shows sign-in when its session %s', async (_, expiresAt) => {
+    quiet();
+    await writeOfflineCopy({
+      owner: manager,
+      cases: sampleCases,
+      users: [manager],
+      dashboard: dashboardFigures,
+      syncedAt: '2025-03-01T09:30:00.000Z',
+      expiresAt,
+    });
+    vi.useFakeTimers();
+    fakeServer({ 'GET /auth/me': 'network', 'GET /config': 'network' });
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(screen.getByRole('button', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryAllByText('Bob Smith')).toHaveLength(0);
+    const left = readOfflineCopy();
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(await left).toBeNull();
   });
 
   it('signs in from the login screen, and logout ends the session', async () => {
     quiet();
     vi.useFakeTimers();
+    let signedIn = false;
+    const END = new Date(Date.now() + 30 * 60_000).toISOString();
     const server = fakeServer({
-      'GET /auth/me': { status: 401, body: { error: 'Not signed in.' } },
-      'POST /auth/login': { body: { user: manager, token: 't' } },
+      'GET /auth/me': () =>
+        signedIn
+          ? { body: { user: manager, mfa: { totp: false, passkeys: 0, required: false }, expiresAt: END } }
+          : { status: 401, body: { error: 'Not signed in.' } },
+      'POST /auth/login': () => {
+        signedIn = true;
+        return { body: { user: manager, token: 't' } };
+      },
       'POST /auth/logout': { status: 204 },
       'GET /cases': { body: sampleCases },
       'GET /users': { body: [manager] },
@@ -118,6 +160,8 @@ describe('App start-up', () => {
     const kept = readOfflineCopy();
     await act(() => vi.advanceTimersByTimeAsync(10));
     expect((await kept)?.cases).toHaveLength(sampleCases.length);
+    // Kept with the end of the session it was saved under.
+    expect((await kept)?.expiresAt).toBe(END);
 
     fireEvent.click(screen.getAllByRole('button', { name: 'Logout' })[0]);
     await act(() => vi.advanceTimersByTimeAsync(10));

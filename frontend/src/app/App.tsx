@@ -3,6 +3,7 @@ import type { MfaStatus, User } from '@alignerflow/domain';
 import type { ClientConfig } from '@alignerflow/domain';
 import { ApiError, api, onEnrolmentRequired } from '../api/client';
 import { cache, readOfflineCopy } from '../api/cache';
+import { isCopyStillValid } from '../api/offlineCopy';
 import { loadAll } from '../api/queries';
 import { Toaster } from '../components/Toaster';
 import { EnrolmentScreen } from '../features/account-security/lazyScreens';
@@ -15,6 +16,7 @@ import { LoadingScreen } from './LoadingScreen';
 import { Shell } from './Shell';
 import { SplashScreen } from './SplashScreen';
 import { SPLASH_MS } from './texts';
+import { useSessionEnd } from './useSessionEnd';
 import { errorMessage } from '../api/errorMessage';
 
 type Session =
@@ -51,9 +53,10 @@ function mustEnrol(mfa: MfaStatus | undefined): boolean {
 
 async function restoreSession(): Promise<Session> {
   try {
-    const { user, mfa } = await api.me();
+    const { user, mfa, expiresAt } = await api.me();
     if (mustEnrol(mfa)) return { state: 'enrolling', user };
     cache.begin(user);
+    cache.setSessionEnd(expiresAt);
     await loadData(user);
     return { state: 'signedIn', user };
   } catch (error) {
@@ -62,10 +65,16 @@ async function restoreSession(): Promise<Session> {
       return { state: 'signedOut' };
     }
     const copy = await readOfflineCopy();
-    if (copy) {
+    if (copy && isCopyStillValid(copy)) {
       cache.begin(copy.owner, copy);
+      cache.setSessionEnd(copy.expiresAt ?? null);
       cache.setOffline(true);
       return { state: 'signedIn', user: copy.owner };
+    }
+    if (copy) {
+      // Its session is over (or its end unknown): the copy goes, and the sign-in screen shows.
+      cache.clear();
+      return { state: 'signedOut' };
     }
     return { state: 'failed', detail: errorMessage(error) };
   }
@@ -103,9 +112,10 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
     };
   }, []);
 
-  const openApp = useCallback((user: User) => {
+  const openApp = useCallback((user: User, expiresAt: string | null = null) => {
     enrolmentRequired.current = false;
     cache.begin(user);
+    cache.setSessionEnd(expiresAt);
     setSession({ state: 'loadingData', user });
     // A call refused meanwhile for want of two-step sign-in has switched to the enrolment screen.
     void loadData(user).then(() =>
@@ -118,7 +128,9 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
       setSession({ state: 'loadingData', user });
       api
         .me()
-        .then(({ mfa }) => (mustEnrol(mfa) ? setSession({ state: 'enrolling', user }) : openApp(user)))
+        .then(({ mfa, expiresAt }) =>
+          mustEnrol(mfa) ? setSession({ state: 'enrolling', user }) : openApp(user, expiresAt),
+        )
         .catch((error) => {
           console.warn('Reading the sign-in methods failed', error);
           openApp(user);
@@ -147,6 +159,8 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
     cache.clear();
     setSession({ state: 'signedOut' });
   }, []);
+
+  useSessionEnd(session.state === 'signedIn', signedOut);
 
   const logout = useCallback(() => {
     api

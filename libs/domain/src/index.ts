@@ -41,3 +41,5 @@ export * from './materials/statement.js';
 export * from './materials/backup-materials.js';
 export * from './billing/index.js';
 export * from './contract/index.js';
+export * from './access-log/access-log.js';
+export * from './security/user-limits.js';

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { Case, User } from '@alignerflow/domain';
+import { ACCESS_LOG_TEXTS, can, type Case, type User } from '@alignerflow/domain';
+import { CaseAccessTab } from '../access-log/CaseAccessTab';
 import { CommunicationTab } from './CommunicationTab';
 import { DetailsTab } from './DetailsTab';
 import { HistoryTab } from './HistoryTab';
@@ -7,13 +8,15 @@ import { PricingTab } from './PricingTab';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from './useCaseCommand';
 
-const TABS = [
+const ALL_TABS = [
   { key: 'details', label: T.detailsTab },
   { key: 'pricing', label: T.pricingTab },
   { key: 'communication', label: T.communicationTab },
   { key: 'history', label: T.historyTab },
+  // Managers only: who read the case (api.md, "Patient data").
+  { key: 'access', label: ACCESS_LOG_TEXTS.tab },
 ] as const;
-type TabKey = (typeof TABS)[number]['key'];
+type TabKey = (typeof ALL_TABS)[number]['key'];
 
 interface CaseTabsProps {
   item: Case;
@@ -27,6 +30,7 @@ export function CaseTabs({ item, user, canEditPricing, commands }: CaseTabsProps
   const id = useId();
   const [active, setActive] = useState<TabKey>('details');
   const buttons = useRef<Partial<Record<TabKey, HTMLButtonElement | null>>>({});
+  const TABS = can(user.role, 'viewAccessLog') ? ALL_TABS : ALL_TABS.filter((tab) => tab.key !== 'access');
 
   function onKeyDown(event: KeyboardEvent) {
     const index = TABS.findIndex((tab) => tab.key === active);
@@ -86,6 +90,7 @@ export function CaseTabs({ item, user, canEditPricing, commands }: CaseTabsProps
         ) : null}
         {active === 'communication' ? <CommunicationTab item={item} commands={commands} /> : null}
         {active === 'history' ? <HistoryTab item={item} user={user} /> : null}
+        {active === 'access' ? <CaseAccessTab item={item} /> : null}
       </div>
     </section>
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { can, type Role, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { Icon, type IconName } from '../../components/Icon';
+import { AccessLogSettings } from '../access-log/AccessLogSettings';
 import { AccountSettings } from './AccountSettings';
 import { BackupRestore } from './BackupRestore';
 import { NotificationSettings } from './NotificationSettings';
@@ -12,6 +13,7 @@ const MANAGER_SECTIONS: { key: SettingsSection; icon: IconName }[] = [
   { key: 'users', icon: 'users' },
   { key: 'backup', icon: 'database' },
   { key: 'notifications', icon: 'bell' },
+  { key: 'access', icon: 'shield' },
 ];
 const ACCOUNT_SECTION: { key: SettingsSection; icon: IconName } = { key: 'account', icon: 'users' };
 
@@ -68,6 +70,7 @@ export function SettingsDrawer({
         {section === 'users' ? <UserManagement /> : null}
         {section === 'backup' ? <BackupRestore role={role} /> : null}
         {section === 'notifications' ? <NotificationSettings /> : null}
+        {section === 'access' ? <AccessLogSettings /> : null}
         {section === 'account' && user ? <AccountSettings user={user} onSignedOut={onSignedOut} /> : null}
       </section>
       <div className="dialog__footer dialog__footer--drawer">

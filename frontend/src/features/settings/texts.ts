@@ -1,7 +1,7 @@
 import { PASSWORD_MIN_LENGTH, USER_TEXTS } from '@alignerflow/domain';
 import { API_BASE } from '../../api/client';
 
-export type SettingsSection = 'users' | 'backup' | 'notifications' | 'account';
+export type SettingsSection = 'users' | 'backup' | 'notifications' | 'access' | 'account';
 
 /** Texts of the settings panel (spec sections 2, 5 and 8). */
 export const SETTINGS_TEXTS = {
@@ -11,6 +11,7 @@ export const SETTINGS_TEXTS = {
     users: 'User Management',
     backup: 'Backup & Restore',
     notifications: 'Notifications',
+    access: 'Access log',
     account: 'My Account',
   },
   close: 'Close',

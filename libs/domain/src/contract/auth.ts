@@ -20,6 +20,11 @@ export interface MeAnswer {
   user: User;
   /** The caller's second factors (api.md, Accounts). */
   mfa: MfaStatus;
+  /**
+   * When this session ends unless used again (ISO): its absolute end, or its last use plus the
+   * idle window, whichever is sooner. The app's offline copy is shown only until then.
+   */
+  expiresAt: string;
 }
 
 /** `POST /users`'s body (Manager): 201 User. */

@@ -10,4 +10,5 @@ export * from './notifications.js';
 export * from './ai.js';
 export * from './audit.js';
 export * from './devices.js';
+export * from './access-log.js';
 export * from './billing.js';

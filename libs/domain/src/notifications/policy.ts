@@ -25,8 +25,10 @@ export interface Alert {
 }
 
 /**
- * How an alert names the patient: in full on the lab's own screens and devices, by initials in
- * an email, which leaves the lab's systems.
+ * How an alert names the patient: in full on the lab's own screens and web push (end-to-end
+ * encrypted to the browser), by initials in an email or an FCM message, which leave the lab's
+ * systems readable (api.md, "Patient data"). 'initials' also leaves out every free text a user
+ * wrote (a change request, a rejection reason): the app shows those after sign-in.
  */
 export type PatientNaming = 'full' | 'initials';
 
@@ -115,13 +117,19 @@ export function alertsFor(
           kind: 'manager_alert',
           audience: { roles: ['Manager', 'Designer'] },
           title: 'Changes requested',
-          body: `${event.actor.username} requested changes to ${caseId}: ${event.data.comment}`,
+          body:
+            naming === 'full'
+              ? `${event.actor.username} requested changes to ${caseId}: ${event.data.comment}`
+              : `${event.actor.username} requested changes to ${caseId} (${patient}).`,
           caseId,
         },
       ];
     case 'CaseRejected': {
       const creator = after.createdBy;
-      const body = `${caseId} for ${patient} was rejected: ${event.data.reason}`;
+      const body =
+        naming === 'full'
+          ? `${caseId} for ${patient} was rejected: ${event.data.reason}`
+          : `${caseId} for ${patient} was rejected.`;
       if (creator.role === 'Doctor') return toDoctor(creator.username, 'Case rejected', body);
       return [
         {

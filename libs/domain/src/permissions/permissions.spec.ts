@@ -56,6 +56,7 @@ const CAPABILITY_TABLE: [
   ['manageUsers', Y, N, N, N, N],
   ['backup', Y, N, N, N, N],
   ['viewReports', Y, N, N, N, N],
+  ['viewAccessLog', Y, N, N, N, N],
   ['sendNotifications', Y, N, N, N, N],
   ['scanQr', Y, Y, Y, Y, Y],
 ];

@@ -26,6 +26,7 @@ export const CAPABILITIES = {
   manageUsers: ['Manager'],
   backup: ['Manager'],
   viewReports: ['Manager'],
+  viewAccessLog: ['Manager'],
   sendNotifications: ['Manager'],
   scanQr: ['Manager', 'Representative', 'Designer', 'Technician', 'Doctor'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -1,0 +1,27 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/**
+ * The API answers that hold no user's or patient's data: liveness, the client's settings, the
+ * API's own description and docs page, the push public key. Everything else under the API prefix
+ * may carry a case, a name or a file.
+ */
+const SHAREABLE = /^\/(health(\/.*)?|config|openapi\.json|docs(\/.*)?|push\/vapid-public-key)$/;
+
+/**
+ * `Cache-Control: no-store` on every other API answer (api.md, "Patient data"): no browser,
+ * proxy or shared computer keeps a copy on disk. Set before the route runs, so an answer that
+ * needs its own header (the docs page's assets) still sets it. The list routes' ETags keep
+ * working: the app keeps its own copy and sends If-None-Match itself (frontend/src/api/client.ts),
+ * which no-store does not forbid; only the browser's HTTP cache is bypassed.
+ */
+export function noStoreApiAnswers(apiPrefix: string): RequestHandler {
+  const prefix = apiPrefix.toLowerCase();
+  return (request: Request, response: Response, next: NextFunction) => {
+    const path = request.path.toLowerCase();
+    if (path === prefix || path.startsWith(`${prefix}/`)) {
+      const rest = path.slice(prefix.length);
+      if (!SHAREABLE.test(rest)) response.setHeader('Cache-Control', 'no-store');
+    }
+    next();
+  };
+}

@@ -1,0 +1,64 @@
+import { download, PNG, upload } from './support/files';
+import type { ApiClient } from './support/http';
+import { startTestApp, type TestApp } from './support/test-app';
+
+/** api.md, "Patient data": every /api answer holding user or patient data carries no-store. */
+describe('Cache-Control: no-store on the API', () => {
+  let lab: TestApp;
+  let admin: ApiClient;
+
+  beforeAll(async () => {
+    lab = await startTestApp();
+    admin = await lab.login('admin');
+  }, 60_000);
+
+  afterAll(async () => {
+    await lab?.close();
+  });
+
+  it('marks the answers that carry users, cases and files', async () => {
+    const stored = await upload(admin, PNG, 'x-ray.png', { caseId: 'CA-2024-077', type: 'Photo' });
+    const file = await fetch(new URL(stored.body.url, admin.apiUrl), {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('cache-control')).toBe('no-store');
+    expect((await download(admin, stored.body.url)).status).toBe(200);
+    for (const path of [
+      '/cases',
+      '/cases/CA-2024-077',
+      '/cases/CA-2024-077/history',
+      '/auth/me',
+      '/users',
+      '/dashboard',
+      '/work-queue',
+      '/access-log',
+    ]) {
+      const answer = await admin.get(path);
+      expect([path, answer.status, answer.headers.get('cache-control')]).toEqual([path, 200, 'no-store']);
+    }
+    // Errors too: a refused or unknown read may still name what was asked for.
+    expect((await admin.get('/cases/CA-1999-001')).headers.get('cache-control')).toBe('no-store');
+    expect((await lab.anonymous.get('/cases')).headers.get('cache-control')).toBe('no-store');
+    const login = await lab.anonymous.post('/auth/login', { username: 'rep', password: 'demo' });
+    expect(login.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('keeps the list conditional: the app revalidates its own copy with If-None-Match', async () => {
+    const first = await admin.get('/cases');
+    const tag = first.headers.get('etag');
+    expect(tag).toBeTruthy();
+    const again = await admin.get('/cases', { 'if-none-match': tag! });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('leaves the answers without personal data cacheable as before', async () => {
+    for (const path of ['/health', '/config', '/openapi.json', '/push/vapid-public-key']) {
+      const answer = await lab.anonymous.get(path);
+      expect([path, answer.status, answer.headers.get('cache-control')]).toEqual([path, 200, null]);
+    }
+    const asset = await lab.anonymous.get('/docs/swagger-ui.css');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=86400');
+  });
+});
