@@ -337,6 +337,11 @@ describe('auth over HTTP', () => {
         'CA-2024-003',
         'CA-2024-004',
         'CA-2024-077',
+        // The demo's billing cases (sample-data: invoices in every state).
+        'CA-2024-101',
+        'CA-2024-102',
+        'CA-2024-103',
+        'CA-2024-104',
       ]);
       const users = (await admin.get('/users')).body as { username: string }[];
       expect(users.map((user) => user.username)).toEqual([
