@@ -128,7 +128,11 @@ export class SeedService {
     const actor: Actor = { username: user.username, role: user.role };
     let [invoice] = await this.billing.list({ caseId });
     for (const deadline = Date.now() + ISSUER_WAIT_MS; !invoice && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The issuer reads only events below every open transaction of the cluster (another
+      // database's included), so its pass above may have stopped short of this case: drive it
+      // again. The app does not listen yet, so its own loop is not running to do so.
+      const moved = await this.issuer.issueOnce();
+      if (!moved) await new Promise((resolve) => setTimeout(resolve, moved === 0 ? 50 : 200));
       [invoice] = await this.billing.list({ caseId });
     }
     if (!invoice) throw new Error(`Seed: ${caseId} has no invoice`);
