@@ -9,6 +9,7 @@ import { InvoiceFilters } from './InvoiceFilters';
 import { InvoicePanel } from './InvoicePanel';
 import { InvoicesTable } from './InvoicesTable';
 import { BILLING_SCREEN_TEXTS as T } from './texts';
+import { InvoicesLoadStatus } from './InvoicesLoadStatus';
 import { useInvoices } from './useInvoices';
 
 /** Managers and Representatives: every invoice, its panel and dialogs; for Managers aging, export, settings. */
@@ -67,15 +68,7 @@ export function BillingScreen({ user }: { user: User }) {
       </div>
       {manager ? <AgingTiles currency={currency} version={changes} /> : null}
       <InvoiceFilters filter={filter} doctors={doctors} onChange={setFilter} />
-      {load.state === 'error' ? (
-        <p className="form-error" role="alert">
-          {load.message}
-        </p>
-      ) : load.state === 'loading' ? (
-        <p className="muted" role="status">
-          {T.loading}
-        </p>
-      ) : null}
+      <InvoicesLoadStatus load={load} />
       <div className={current ? 'billing__split' : undefined}>
         <InvoicesTable
           invoices={invoices}

@@ -3,6 +3,7 @@ import { isoDay } from '../../components/format';
 import { InvoicesTable } from './InvoicesTable';
 import { StatementPanel } from './StatementPanel';
 import { BILLING_SCREEN_TEXTS as T } from './texts';
+import { InvoicesLoadStatus } from './InvoicesLoadStatus';
 import { useInvoices } from './useInvoices';
 
 const NO_FILTER = {};
@@ -18,17 +19,8 @@ export function InvoicesScreen({ user, today = new Date() }: { user: User; today
           <p className="welcome">{T.invoicesSubtitle}</p>
         </div>
       </div>
-      {load.state === 'error' ? (
-        <p className="form-error" role="alert">
-          {load.message}
-        </p>
-      ) : load.state === 'loading' ? (
-        <p className="muted" role="status">
-          {T.loading}
-        </p>
-      ) : (
-        <InvoicesTable invoices={load.invoices} showDoctor={false} />
-      )}
+      <InvoicesLoadStatus load={load} />
+      {load.state === 'done' ? <InvoicesTable invoices={load.invoices} showDoctor={false} /> : null}
       <StatementPanel doctor={user.username} initialMonth={isoDay(today).slice(0, 7)} />
     </div>
   );
