@@ -72,6 +72,31 @@ describe('App start-up', () => {
     expect(reload).toHaveBeenCalled();
   });
 
+  it('shows the sign-in screen, not a failure, when the server cannot be reached after a sign-out', async () => {
+    quiet();
+    vi.useFakeTimers();
+    fakeServer({
+      'GET /auth/me': { body: { user: manager } },
+      'GET /cases': { body: sampleCases, headers: { ETag: '"1"' } },
+      'GET /users': { body: [manager] },
+      'GET /dashboard': { body: dashboardFigures },
+      'POST /auth/logout': { status: 204 },
+    });
+    const first = render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    await act(async () => {
+      screen.getAllByRole('button', { name: 'Logout' })[0].click();
+    });
+    expect(screen.getByRole('button', { name: 'Login' })).toBeTruthy();
+    first.unmount();
+
+    fakeServer({ 'GET /auth/me': 'network', 'GET /config': 'network' });
+    render(<App />);
+    await act(() => vi.advanceTimersByTimeAsync(2500));
+    expect(screen.getByRole('button', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryByText('Failed to load application data')).toBeNull();
+  });
+
   it('shows the last synced data with the offline banner when the server cannot be reached', async () => {
     quiet();
     const syncedAt = '2025-03-01T09:30:00.000Z';

@@ -9,7 +9,7 @@ import { Toaster } from '../components/Toaster';
 import { EnrolmentScreen } from '../features/account-security/lazyScreens';
 import { StepUpHost } from '../features/account-security/StepUpHost';
 import { LoginScreen } from '../features/auth/LoginScreen';
-import { forgetSignIn } from '../features/auth/rememberMe';
+import { forgetSignIn, rememberSessionRestored, wasSignedOut } from '../features/auth/rememberMe';
 import { PwaBanners } from '../features/pwa/PwaBanners';
 import { FatalErrorScreen } from './FatalErrorScreen';
 import { LoadingScreen } from './LoadingScreen';
@@ -42,18 +42,20 @@ async function loadData(user: User): Promise<void> {
   }
 }
 
-/**
- * Restores the server session (the cookie; kept across browser restarts when Remember Me was on).
- * If the server cannot be reached, the last synced copy is shown offline; without one, start-up fails.
- */
 /** The server reaches only the account calls until such a user has a second factor. */
 function mustEnrol(mfa: MfaStatus | undefined): boolean {
   return !!mfa?.required && !mfa.totp && mfa.passkeys === 0;
 }
 
+/**
+ * Restores the server session (the cookie; kept across browser restarts when Remember Me was on).
+ * If the server cannot be reached, the last synced copy is shown offline while its session would
+ * still be valid; after a sign-out, the sign-in screen; otherwise start-up fails.
+ */
 async function restoreSession(): Promise<Session> {
   try {
     const { user, mfa, expiresAt } = await api.me();
+    rememberSessionRestored();
     if (mustEnrol(mfa)) return { state: 'enrolling', user };
     cache.begin(user);
     cache.setSessionEnd(expiresAt);
@@ -76,6 +78,8 @@ async function restoreSession(): Promise<Session> {
       cache.clear();
       return { state: 'signedOut' };
     }
+    // Signed out here before: no data to show, and signing in again is what the user will want.
+    if (wasSignedOut()) return { state: 'signedOut' };
     return { state: 'failed', detail: errorMessage(error) };
   }
 }
