@@ -1,13 +1,13 @@
+import type { ReactNode } from 'react';
 import type { Case } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
-import { PrintTicketButton } from '../ticket/PrintTicketButton';
-import { ActionError } from './ActionError';
-import type { CaseAbilities } from './caseAbilities';
-import { caseDetailApi } from './caseDetailApi';
+import { ActionError } from '../case-shared/ActionError';
+import type { CaseAbilities } from '../case-shared/caseAbilities';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface CaseHeaderProps {
   item: Case;
@@ -16,6 +16,8 @@ interface CaseHeaderProps {
   onEdit: () => void;
   onShowCaseQr: () => void;
   onShowStageQrs: () => void;
+  /** Buttons other features add (the work ticket's 'Print Ticket'), first in the row. */
+  extraActions?: ReactNode;
 }
 
 /** The case's header: patient, priority, id, clinic and doctor; the role's buttons; the summary row. */
@@ -26,6 +28,7 @@ export function CaseHeader({
   onEdit,
   onShowCaseQr,
   onShowStageQrs,
+  extraActions,
 }: CaseHeaderProps) {
   const high = item.priority === 'High';
   const titleId = `case-title-${item.id}`;
@@ -56,7 +59,7 @@ export function CaseHeader({
           </p>
         </div>
         <div className="button-row cd-header__actions" role="group" aria-label={T.caseActions}>
-          {abilities.printTicket ? <PrintTicketButton item={item} /> : null}
+          {extraActions}
           {abilities.showQr ? (
             <button type="button" className="button button--secondary" onClick={onShowCaseQr}>
               <Icon name="qr" />

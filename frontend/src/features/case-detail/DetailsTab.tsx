@@ -8,10 +8,10 @@ import {
   type User,
 } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
-import { useStageAdvance } from '../materials/useStageAdvance';
+import { ActionError } from '../case-shared/ActionError';
+import { useStageAdvance } from '../case-shared/useStageAdvance';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface DetailsTabProps {
   item: Case;

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { can, type Case, type User } from '@alignerflow/domain';
-import { formatDateTime } from './formatDateTime';
+import { formatDateTime } from '../../components/formatDateTime';
 import { historyLines } from './historyText';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { useCaseHistory } from './useCaseHistory';

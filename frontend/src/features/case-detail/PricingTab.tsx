@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { checkPricing, formatPrice, type Case } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { latest } from './latest';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface PricingTabProps {
   item: Case;

@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
 import { formatPrice, type Case, type User } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
-import { caseDetailApi } from './caseDetailApi';
+import { ActionError } from '../case-shared/ActionError';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { invalidInput } from './invalidInput';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface TreatmentPlanPanelProps {
   item: Case;

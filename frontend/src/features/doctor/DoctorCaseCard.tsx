@@ -2,7 +2,7 @@ import { STATUS_LABELS, type CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DOCTOR_TEXTS } from './texts';
-import { FollowUpBadge } from '../case-work/CaseLinks';
+import { FollowUpBadge } from '../case-shared/CaseLinks';
 
 export function DoctorCaseCard({ item, onOpen }: { item: CaseSummary; onOpen: (id: string) => void }) {
   const completed = item.status === STATUS_LABELS.Completed;

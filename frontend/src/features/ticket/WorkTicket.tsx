@@ -1,6 +1,6 @@
 import { CASE_STATUSES, type Case } from '@alignerflow/domain';
 import { formatDate, NOT_AVAILABLE } from '../../components/format';
-import { formatDateTime } from '../case-detail/formatDateTime';
+import { formatDateTime } from '../../components/formatDateTime';
 import { TICKET_TEXTS as T } from './texts';
 
 /** How many notes the ticket carries: the latest, newest first. */

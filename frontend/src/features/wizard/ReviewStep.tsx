@@ -1,7 +1,7 @@
 import { formatPrice, parseDecimal, parseInteger } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { WIZARD_TEXTS } from './texts';
-import type { UploadedFile } from './uploadFile';
+import type { UploadedFile } from '../../api/uploadFile';
 import type { FieldErrors, WizardForm } from './wizardSteps';
 
 interface ReviewStepProps {
