@@ -8,6 +8,7 @@ import type { CaseAbilities } from '../case-shared/caseAbilities';
 import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
+import { Fact } from '../../components/Fact';
 
 interface CaseHeaderProps {
   item: Case;
@@ -97,24 +98,10 @@ export function CaseHeader({
       </div>
       <ActionError message={commands.errors.hold} />
       <dl className="cd-summary" aria-label={T.summary}>
-        <div>
-          <dt>{T.status}</dt>
-          <dd>
-            <StatusBadge status={item.status} onHold={item.onHold} />
-          </dd>
-        </div>
-        <div>
-          <dt>{T.created}</dt>
-          <dd>{formatDate(item.createdDate)}</dd>
-        </div>
-        <div>
-          <dt>{T.dueDate}</dt>
-          <dd>{formatDate(item.deliveryDate)}</dd>
-        </div>
-        <div>
-          <dt>{T.assignedTechnicians}</dt>
-          <dd>{item.assignedTechnicians.join(', ') || T.unassigned}</dd>
-        </div>
+        <Fact term={T.status} value=<StatusBadge status={item.status} onHold={item.onHold} /> />
+        <Fact term={T.created} value={formatDate(item.createdDate)} />
+        <Fact term={T.dueDate} value={formatDate(item.deliveryDate)} />
+        <Fact term={T.assignedTechnicians} value={item.assignedTechnicians.join(', ') || T.unassigned} />
       </dl>
     </section>
   );
