@@ -234,8 +234,6 @@ export const api = {
 
   cases: (etag: string | null = null) => conditionalGet<CaseSummary[]>('/cases', etag),
   case: (id: string) => request<Case>('GET', `/cases/${enc(id)}`),
-  holdCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/hold`),
-  resumeCase: (id: string) => request<Case>('POST', `/cases/${enc(id)}/resume`),
   deleteCase: (id: string) => request<void>('DELETE', `/cases/${enc(id)}`),
   dashboard: () => request<DashboardFigures>('GET', '/dashboard'),
   reportSummary: ({ from, to }: ReportRange) =>

@@ -11,6 +11,8 @@ import { StepUpHost } from '../features/account-security/StepUpHost';
 import { LoginScreen } from '../features/auth/LoginScreen';
 import { forgetSignIn, rememberSessionRestored, wasSignedOut } from '../features/auth/rememberMe';
 import { PwaBanners } from '../features/pwa/PwaBanners';
+import { CaseScreenPartsContext } from '../features/case-shared/caseScreenParts';
+import { CASE_SCREEN_PARTS } from './caseScreenParts';
 import { FatalErrorScreen } from './FatalErrorScreen';
 import { LoadingScreen } from './LoadingScreen';
 import { Shell } from './Shell';
@@ -184,7 +186,13 @@ export function App({ reload = () => window.location.reload() }: { reload?: () =
         <EnrolmentScreen user={session.user} onEnrolled={() => openApp(session.user)} onSignOut={logout} />
       </Suspense>
     );
-  else screen = <Shell user={session.user} onLogout={logout} onSessionEnded={signedOut} />;
+  else
+    // The case screen's parts from other features (features/case-shared/caseScreenParts.ts).
+    screen = (
+      <CaseScreenPartsContext.Provider value={CASE_SCREEN_PARTS}>
+        <Shell user={session.user} onLogout={logout} onSessionEnded={signedOut} />
+      </CaseScreenPartsContext.Provider>
+    );
 
   return (
     <>

@@ -18,6 +18,7 @@ import { AlignerStagingScreen } from '../features/staging/AlignerStagingScreen';
 import { NewCaseWizard } from '../features/wizard/NewCaseWizard';
 import type { SettingsSection } from '../features/settings/texts';
 import { Header } from './Header';
+import { SETTINGS_PARTS } from './settingsParts';
 import { APP_TEXTS } from './texts';
 import { MobileBottomNav } from './MobileBottomNav';
 import { useCaseFragment } from './useCaseFragment';
@@ -216,6 +217,7 @@ export function Shell({ user: sessionUser, onLogout, onSessionEnded }: ShellProp
           initialSection={settings}
           onClose={() => setSettings(null)}
           onSignedOut={onSessionEnded}
+          parts={SETTINGS_PARTS}
         />
       ) : null}
     </div>

@@ -1,5 +1,5 @@
 import { ACCESS_LOG_TEXTS as T, type AccessEntry, type CaseAccessEntry } from '@alignerflow/domain';
-import { formatDateTime } from '../case-detail/formatDateTime';
+import { formatDateTime } from '../../components/formatDateTime';
 
 /** Who, when, what, from where: one row per read, newest first, as the server answered. */
 export function AccessEntries({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { designer, manager } from '../../test/fixtures';
-import { caseAt, renderDetail } from '../case-detail/testSupport';
+import { caseAt, renderDetail } from '../../test/caseDetail';
 
 const READ = {
   at: '2026-03-02T10:15:00.000Z',

@@ -4,9 +4,9 @@ import { ApiError } from '../../api/client';
 import { errorMessage } from '../../api/errorMessage';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { qrDataUrlOfText } from '../qr/qrImage';
-import { accountApi } from './accountSecurityApi';
-import { CodeField } from './CodeField';
+import { qrDataUrlOfText } from '../../components/qrImage';
+import { accountApi } from '../../api/accountSecurityApi';
+import { CodeField } from '../../components/CodeField';
 import { RecoveryCodes } from './RecoveryCodes';
 import { SECURITY_TEXTS } from './texts';
 

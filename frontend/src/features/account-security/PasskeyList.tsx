@@ -4,8 +4,8 @@ import { errorMessage } from '../../api/errorMessage';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { accountApi } from './accountSecurityApi';
-import { createPasskey, passkeyCancelled } from './webauthn';
+import { accountApi } from '../../api/accountSecurityApi';
+import { createPasskey, passkeyCancelled } from '../../api/webauthn';
 import { SECURITY_TEXTS } from './texts';
 
 interface PasskeyListProps {

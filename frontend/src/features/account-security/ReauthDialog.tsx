@@ -4,9 +4,9 @@ import { api } from '../../api/client';
 import { errorMessage } from '../../api/errorMessage';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { accountApi } from './accountSecurityApi';
-import { CodeField } from './CodeField';
-import { passkeyCancelled, signWithPasskey } from './webauthn';
+import { accountApi } from '../../api/accountSecurityApi';
+import { CodeField } from '../../components/CodeField';
+import { passkeyCancelled, signWithPasskey } from '../../api/webauthn';
 import { SECURITY_TEXTS } from './texts';
 
 interface ReauthDialogProps {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionInfo } from '@alignerflow/domain';
 import { errorMessage } from '../../api/errorMessage';
-import { formatDateTime } from '../case-detail/formatDateTime';
+import { formatDateTime } from '../../components/formatDateTime';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { accountApi } from './accountSecurityApi';
+import { accountApi } from '../../api/accountSecurityApi';
 import { describeBrowser } from './describeBrowser';
 import { SECURITY_TEXTS } from './texts';
 

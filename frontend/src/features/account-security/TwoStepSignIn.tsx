@@ -3,7 +3,7 @@ import type { MfaStatus, Passkey } from '@alignerflow/domain';
 import { api } from '../../api/client';
 import { errorMessage } from '../../api/errorMessage';
 import { AuthenticatorSetup } from './AuthenticatorSetup';
-import { accountApi } from './accountSecurityApi';
+import { accountApi } from '../../api/accountSecurityApi';
 import { PasskeyList } from './PasskeyList';
 import { SECURITY_TEXTS } from './texts';
 

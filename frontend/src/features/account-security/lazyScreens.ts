@@ -11,6 +11,3 @@ export const EnrolmentScreen = lazy(() =>
 export const ReauthDialog = lazy(() =>
   import('./ReauthDialog').then((module) => ({ default: module.ReauthDialog })),
 );
-export const SecondStep = lazy(() =>
-  import('../auth/SecondStep').then((module) => ({ default: module.SecondStep })),
-);

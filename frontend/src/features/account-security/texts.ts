@@ -1,7 +1,9 @@
 import { ACCOUNT_TEXTS, RECOVERY_CODE_COUNT } from '@alignerflow/domain';
+import { SECOND_FACTOR_TEXTS } from '../../components/secondFactorTexts';
 
 /** Texts of two-step sign-in, passkeys, re-authentication and sessions (api.md, Accounts). */
 export const SECURITY_TEXTS = {
+  ...SECOND_FACTOR_TEXTS,
   // Account → Two-step sign-in
   twoStep: 'Two-step sign-in',
   twoStepHint:
@@ -16,9 +18,7 @@ export const SECURITY_TEXTS = {
   scanQr: 'Scan this QR code with your authenticator app, or enter the key by hand.',
   qrAlt: 'QR code for your authenticator app',
   secretLabel: 'Key for manual entry',
-  codeLabel: '6-digit code',
   codeHint: 'The code your authenticator app shows now.',
-  codeFormat: 'Enter the 6 digits your authenticator app shows.',
   confirmAuthenticator: 'Turn on',
   cancel: 'Cancel',
   recoveryCodes: 'Recovery codes',
@@ -47,22 +47,7 @@ export const SECURITY_TEXTS = {
   loadFailed: 'Could not load your sign-in methods.',
   remove: 'Remove',
 
-  // Sign-in, second step
-  secondStepTitle: 'Two-step sign-in',
-  secondStepHint: 'Enter the code from your authenticator app.',
-  recoveryHint: 'Enter one of your recovery codes.',
-  recoveryCodeLabel: 'Recovery code',
-  verify: 'Verify',
-  verifying: 'Verifying...',
-  useRecoveryCode: 'Use a recovery code',
-  useAuthenticator: 'Use the authenticator app',
-  usePasskey: 'Use a passkey',
-  backToSignIn: 'Back to sign-in',
-  signInWithPasskey: 'Sign in with a passkey',
-  passkeySignInCancelled: 'No passkey was used.',
-  or: 'or',
   codeInvalid: ACCOUNT_TEXTS.codeInvalid,
-  signInAgain: ACCOUNT_TEXTS.signInAgain,
 
   // Enrolment screen
   enrolTitle: 'Set up two-step sign-in',
@@ -92,12 +77,4 @@ export const SECURITY_TEXTS = {
   lastSeen: (when: string) => `Last seen ${when}`,
   rememberMe: 'Remembered',
   noSessions: 'No sessions.',
-
-  // User management
-  resetTwoStep: (name: string) => `Reset two-step sign-in of ${name}`,
-  confirmResetTwoStep: (name: string) =>
-    `Remove every authenticator and passkey of "${name}" and sign them out everywhere?`,
-  twoStepReset: 'Two-step sign-in reset',
-  twoStepResetText: (name: string) => `${name} can sign in with their password and set it up again.`,
-  resetFailed: 'Failed to reset two-step sign-in. Please try again.',
 } as const;

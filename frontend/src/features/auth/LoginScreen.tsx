@@ -1,13 +1,15 @@
-import { Suspense, useId, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent } from 'react';
 import type { MfaChallengeAnswer, SignInAnswer, User } from '@alignerflow/domain';
 import { ApiError, api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { readRememberMe, rememberSignIn } from './rememberMe';
 import { AUTH_TEXTS } from './texts';
 import { errorMessage } from '../../api/errorMessage';
-import { SECURITY_TEXTS } from '../account-security/texts';
 import { PasskeySignInButton } from './PasskeySignInButton';
-import { SecondStep } from '../account-security/lazyScreens';
+
+// Only users with a second factor see the second step: loaded when first shown, so the sign-in
+// screen's JavaScript stays as it was.
+const SecondStep = lazy(() => import('./SecondStep').then((module) => ({ default: module.SecondStep })));
 
 interface LoginScreenProps {
   demo: boolean;
@@ -130,7 +132,7 @@ export function LoginScreen({ demo, onSignedIn }: LoginScreenProps) {
           {busy ? AUTH_TEXTS.loggingIn : AUTH_TEXTS.login}
         </button>
         <p className="login__or" aria-hidden="true">
-          {SECURITY_TEXTS.or}
+          {AUTH_TEXTS.or}
         </p>
         <PasskeySignInButton
           disabled={busy}

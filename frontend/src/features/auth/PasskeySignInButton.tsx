@@ -2,9 +2,9 @@ import { useState } from 'react';
 import type { SignInAnswer } from '@alignerflow/domain';
 import { errorMessage } from '../../api/errorMessage';
 import { Icon } from '../../components/Icon';
-import { accountApi } from '../account-security/accountSecurityApi';
-import { SECURITY_TEXTS } from '../account-security/texts';
-import { passkeyCancelled, signWithPasskey } from '../account-security/webauthn';
+import { accountApi } from '../../api/accountSecurityApi';
+import { passkeyCancelled, signWithPasskey } from '../../api/webauthn';
+import { AUTH_TEXTS } from './texts';
 
 interface PasskeySignInButtonProps {
   disabled?: boolean;
@@ -24,7 +24,7 @@ export function PasskeySignInButton({ disabled, onAnswer, onError, onStart }: Pa
       const credential = await signWithPasskey(await accountApi.passkeyLoginOptions({}));
       onAnswer(await accountApi.passkeyLogin(credential));
     } catch (failure) {
-      onError(passkeyCancelled(failure) ? SECURITY_TEXTS.passkeySignInCancelled : errorMessage(failure));
+      onError(passkeyCancelled(failure) ? AUTH_TEXTS.passkeySignInCancelled : errorMessage(failure));
     } finally {
       setBusy(false);
     }
@@ -38,7 +38,7 @@ export function PasskeySignInButton({ disabled, onAnswer, onError, onStart }: Pa
       disabled={disabled || busy}
     >
       <Icon name="key" />
-      {SECURITY_TEXTS.signInWithPasskey}
+      {AUTH_TEXTS.signInWithPasskey}
     </button>
   );
 }

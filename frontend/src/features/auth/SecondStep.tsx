@@ -3,10 +3,10 @@ import type { LoginAnswer, MfaChallengeAnswer } from '@alignerflow/domain';
 import { ApiError } from '../../api/client';
 import { errorMessage } from '../../api/errorMessage';
 import { Icon } from '../../components/Icon';
-import { accountApi } from '../account-security/accountSecurityApi';
-import { CodeField } from '../account-security/CodeField';
-import { SECURITY_TEXTS } from '../account-security/texts';
-import { passkeyCancelled, signWithPasskey } from '../account-security/webauthn';
+import { accountApi } from '../../api/accountSecurityApi';
+import { CodeField } from '../../components/CodeField';
+import { passkeyCancelled, signWithPasskey } from '../../api/webauthn';
+import { AUTH_TEXTS } from './texts';
 
 interface SecondStepProps {
   challenge: MfaChallengeAnswer;
@@ -27,7 +27,7 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
 
   function failed(failure: unknown): void {
     const message = errorMessage(failure);
-    if (failure instanceof ApiError && message === SECURITY_TEXTS.signInAgain) {
+    if (failure instanceof ApiError && message === AUTH_TEXTS.signInAgain) {
       onRestart(message);
       return;
     }
@@ -40,7 +40,7 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
     if (busy) return;
     const entered = code.trim();
     if (mode === 'totp' && !/^\d{6}$/.test(entered)) {
-      setError(SECURITY_TEXTS.codeFormat);
+      setError(AUTH_TEXTS.codeFormat);
       return;
     }
     if (!entered) return;
@@ -66,7 +66,7 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
       onSignedIn(await accountApi.secondStep({ mfaToken, credential }));
     } catch (failure) {
       if (passkeyCancelled(failure)) {
-        setError(SECURITY_TEXTS.passkeySignInCancelled);
+        setError(AUTH_TEXTS.passkeySignInCancelled);
         setBusy(false);
       } else failed(failure);
     }
@@ -78,17 +78,17 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
         <Icon name="shield" size={36} />
       </div>
       <h1 className="login__title" id="second-step-title">
-        {SECURITY_TEXTS.secondStepTitle}
+        {AUTH_TEXTS.secondStepTitle}
       </h1>
       {canCode ? (
         <>
           <p className="login__subtitle">
-            {mode === 'totp' ? SECURITY_TEXTS.secondStepHint : SECURITY_TEXTS.recoveryHint}
+            {mode === 'totp' ? AUTH_TEXTS.secondStepHint : AUTH_TEXTS.recoveryHint}
           </p>
           <CodeField
             key={mode}
             kind={mode}
-            label={mode === 'totp' ? SECURITY_TEXTS.codeLabel : SECURITY_TEXTS.recoveryCodeLabel}
+            label={mode === 'totp' ? AUTH_TEXTS.codeLabel : AUTH_TEXTS.recoveryCodeLabel}
             value={code}
             onChange={setCode}
             errorId={error ? errorId : undefined}
@@ -103,7 +103,7 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
       ) : null}
       {canCode ? (
         <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? SECURITY_TEXTS.verifying : SECURITY_TEXTS.verify}
+          {busy ? AUTH_TEXTS.verifying : AUTH_TEXTS.verify}
         </button>
       ) : null}
       {methods.includes('recovery') && methods.includes('totp') ? (
@@ -116,7 +116,7 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
             setMode(mode === 'totp' ? 'recovery' : 'totp');
           }}
         >
-          {mode === 'totp' ? SECURITY_TEXTS.useRecoveryCode : SECURITY_TEXTS.useAuthenticator}
+          {mode === 'totp' ? AUTH_TEXTS.useRecoveryCode : AUTH_TEXTS.useAuthenticator}
         </button>
       ) : null}
       {methods.includes('passkey') ? (
@@ -127,11 +127,11 @@ export function SecondStep({ challenge, onSignedIn, onRestart }: SecondStepProps
           disabled={busy}
         >
           <Icon name="key" />
-          {SECURITY_TEXTS.usePasskey}
+          {AUTH_TEXTS.usePasskey}
         </button>
       ) : null}
       <button type="button" className="link-button" onClick={() => onRestart()}>
-        {SECURITY_TEXTS.backToSignIn}
+        {AUTH_TEXTS.backToSignIn}
       </button>
     </form>
   );

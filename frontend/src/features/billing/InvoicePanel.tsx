@@ -8,6 +8,7 @@ import { InvoiceStatusBadge } from './InvoiceStatusBadge';
 import { RecordPaymentDialog } from './RecordPaymentDialog';
 import { BILLING_SCREEN_TEXTS as T } from './texts';
 import { VoidInvoiceDialog } from './VoidInvoiceDialog';
+import { Fact } from '../../components/Fact';
 
 interface InvoicePanelProps {
   invoice: Invoice;
@@ -118,10 +119,12 @@ export function InvoicePanel({ invoice, role, onChanged, onClose }: InvoicePanel
             [T.balance, invoice.balance],
           ] as const
         ).map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd data-testid={`invoice-${label.toLowerCase()}`}>{money(value)}</dd>
-          </div>
+          <Fact
+            key={label}
+            term={label}
+            value={money(value)}
+            valueTestId={`invoice-${label.toLowerCase()}`}
+          />
         ))}
       </dl>
 

@@ -3,6 +3,7 @@ import { formatMoney, type Statement } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { billingApi, billingLinks, errorText } from './billingApi';
 import { BILLING_SCREEN_TEXTS as T } from './texts';
+import { Fact } from '../../components/Fact';
 
 /** A doctor's month: opening, entries with their running balance, closing; and its PDF. */
 export function StatementPanel({ doctor, initialMonth }: { doctor: string; initialMonth: string }) {
@@ -55,10 +56,7 @@ export function StatementPanel({ doctor, initialMonth }: { doctor: string; initi
                 [T.closing, statement.closing],
               ] as const
             ).map(([label, value]) => (
-              <div key={label}>
-                <dt>{label}</dt>
-                <dd>{money(value)}</dd>
-              </div>
+              <Fact key={label} term={label} value={money(value)} />
             ))}
           </dl>
           {statement.entries.length === 0 ? (

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { after, doctor, E, manager, technician } from '../../test/fixtures';
-import { cached, caseAt, renderDetail } from './testSupport';
+import { cached, caseAt, renderDetail } from '../../test/caseDetail';
 
 const patel = { ...doctor, username: 'dr.patel' };
 const panel = () => screen.getByRole('region', { name: 'New Case Approval' });

@@ -2,12 +2,12 @@ import { useId, useMemo, useState } from 'react';
 import { sameUsername, type Case, type User } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
-import { caseDetailApi } from './caseDetailApi';
+import { ActionError } from '../case-shared/ActionError';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { invalidInput } from './invalidInput';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface ApprovalPanelProps {
   item: Case;

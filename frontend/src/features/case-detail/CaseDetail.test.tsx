@@ -11,7 +11,7 @@ import {
   technician,
   type RoadStatus,
 } from '../../test/fixtures';
-import { cached, caseAt, renderDetail } from './testSupport';
+import { cached, caseAt, renderDetail } from '../../test/caseDetail';
 
 const button = (name: string | RegExp) => screen.queryByRole('button', { name });
 const advance = () => screen.getByRole('button', { name: 'Complete Stage & Advance' }) as HTMLButtonElement;

@@ -1,16 +1,10 @@
-import { lazy, Suspense, useState } from 'react';
-import { hasShipped, STATUS_LABELS, statusIndex, type Case, type User } from '@alignerflow/domain';
-import { cache } from '../../api/cache';
+import { useState } from 'react';
+import type { Case, User } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { caseWorkApi } from '../case-work/caseWorkApi';
-import { CaseLinks } from '../case-work/CaseLinks';
-import { PlanVersions } from '../case-work/PlanVersions';
-import { ReorderDialog } from '../case-work/ReorderDialog';
-import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
-import { DevicePanel } from '../materials/DevicePanel';
+import { caseAbilities } from '../case-shared/caseAbilities';
+import { useCaseScreenParts, type CaseView } from '../case-shared/caseScreenParts';
+import { CaseLinks } from '../case-shared/CaseLinks';
 import { ApprovalPanel } from './ApprovalPanel';
-import { caseAbilities } from './caseAbilities';
-import { caseDetailApi } from './caseDetailApi';
 import { CaseFiles } from './CaseFiles';
 import { CaseHeader } from './CaseHeader';
 import { CaseTabs } from './CaseTabs';
@@ -18,14 +12,9 @@ import { ExternalViewerDialog } from './ExternalViewerDialog';
 import { SimulationLinksPanel } from './SimulationLinksPanel';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { TreatmentPlanPanel } from './TreatmentPlanPanel';
-import { useCaseCommand } from './useCaseCommand';
+import { useCaseCommand } from '../case-shared/useCaseCommand';
 import { useCaseRecord } from './useCaseRecord';
 import { WorkflowProgress } from './WorkflowProgress';
-
-// The case's invoice line loads with the billing code, only for a case that has shipped.
-const CaseInvoice = lazy(() =>
-  import('../billing/CaseInvoice').then((module) => ({ default: module.CaseInvoice })),
-);
 
 export interface CaseDetailProps {
   caseId: string;
@@ -41,7 +30,11 @@ export interface CaseDetailProps {
   onOpenCase?: (caseId: string) => void;
 }
 
-/** The case detail screen of spec section 2, with the History tab beyond it. */
+/**
+ * The case detail screen of spec section 2, with the History tab beyond it. What other features
+ * add (ticket, invoice, follow-up, plan versions, device record, access log) comes from the
+ * app through `useCaseScreenParts`.
+ */
 export function CaseDetail({
   caseId,
   user,
@@ -53,8 +46,8 @@ export function CaseDetail({
 }: CaseDetailProps) {
   const record = useCaseRecord(caseId);
   const commands = useCaseCommand(caseId);
+  const parts = useCaseScreenParts();
   const [externalUrl, setExternalUrl] = useState<string | null>(null);
-  const [reordering, setReordering] = useState(false);
 
   const back = (
     <button type="button" className="button button--ghost cd-back" onClick={onBack}>
@@ -84,6 +77,7 @@ export function CaseDetail({
 
   const item = record.item;
   const abilities = caseAbilities(item, user);
+  const view: CaseView = { item, user, abilities, commands, onOpenCase };
   return (
     <div className="page cd-page">
       {back}
@@ -94,21 +88,10 @@ export function CaseDetail({
         onEdit={() => onEdit(item.id)}
         onShowCaseQr={() => onShowCaseQr(item)}
         onShowStageQrs={() => onShowStageQrs(item)}
+        extraActions={parts.headerActions?.(view)}
       />
       <CaseLinks item={item} onOpenCase={onOpenCase} />
-      {hasShipped(item) ? (
-        <Suspense fallback={null}>
-          <CaseInvoice caseId={item.id} role={user.role} status={item.status} />
-        </Suspense>
-      ) : null}
-      {abilities.reorder ? (
-        <div className="button-row cw-reorder">
-          <button type="button" className="button button--secondary" onClick={() => setReordering(true)}>
-            <Icon name="plus" />
-            {W.orderFollowUp}
-          </button>
-        </div>
-      ) : null}
+      {parts.belowHeader?.(view)}
       {item.onHold ? (
         <div className="banner banner--warning cd-hold-banner" role="status">
           <Icon name="pause" />
@@ -119,16 +102,14 @@ export function CaseDetail({
       {abilities.reviewPlan ? (
         <TreatmentPlanPanel item={item} user={user} commands={commands} onOpenExternal={setExternalUrl} />
       ) : null}
-      <PlanVersions item={item} />
+      {parts.belowPlan?.(view)}
       <WorkflowProgress
         item={item}
         canReassign={abilities.reassignRole}
         reassignEnabled={abilities.reassign}
         commands={commands}
       />
-      {statusIndex(item.status) >= statusIndex(STATUS_LABELS.ModelPrinting) ? (
-        <DevicePanel item={item} user={user} commands={commands} />
-      ) : null}
+      {parts.belowWorkflow?.(view)}
       <div className="cd-layout">
         <div className="cd-layout__main">
           {abilities.saveSimulation ? (
@@ -138,36 +119,15 @@ export function CaseDetail({
             item={item}
             canAnalyze={abilities.analyzePhoto}
             onOpenExternal={setExternalUrl}
-            work={{ user, commands, canAdd: abilities.addFiles, canRemove: abilities.removeFile }}
+            addFiles={parts.addFiles?.(view)}
+            work={{ user, commands, canRemove: abilities.removeFile }}
           />
         </div>
         <div className="cd-layout__side">
-          <CaseTabs item={item} user={user} canEditPricing={abilities.editPricing} commands={commands} />
+          <CaseTabs view={view} extraTabs={parts.tabs} />
         </div>
       </div>
       {externalUrl ? <ExternalViewerDialog url={externalUrl} onClose={() => setExternalUrl(null)} /> : null}
-      {reordering ? (
-        <ReorderDialog
-          item={item}
-          busy={commands.busy === 'reorder'}
-          error={commands.errors.reorder}
-          onSubmit={async (input) => {
-            let created: Case | null = null;
-            const ok = await commands.run('reorder', async () => {
-              created = await caseWorkApi.reorder(item, input);
-              cache.upsertCase(created);
-              // The original gains the follow-up: the answer is the new case, so read it again.
-              return caseDetailApi.get(item.id);
-            });
-            if (ok && created) onOpenCase?.((created as Case).id);
-            return ok;
-          }}
-          onClose={() => {
-            setReordering(false);
-            commands.clearError('reorder');
-          }}
-        />
-      ) : null}
     </div>
   );
 }

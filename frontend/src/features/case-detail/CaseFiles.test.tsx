@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { CaseFile } from '@alignerflow/domain';
 import { doctor, E, technician } from '../../test/fixtures';
-import { caseAt, renderDetail } from './testSupport';
+import { caseAt, renderDetail } from '../../test/caseDetail';
 
 vi.mock('./StlViewer', () => ({
   default: ({ url, name }: { url: string; name: string }) => (

@@ -1,35 +1,36 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { Case, CaseFile, User } from '@alignerflow/domain';
-import { AddFiles } from '../case-work/AddFiles';
-import { caseWorkApi } from '../case-work/caseWorkApi';
-import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
+import { caseWorkApi } from '../case-shared/caseWorkApi';
+import { CASE_WORK_UI_TEXTS as W } from '../case-shared/caseWorkTexts';
 import { invalidInput } from './invalidInput';
 import { FileCard } from './FileCard';
 import { PhotoViewerDialog } from './PhotoViewerDialog';
 import { StlViewerDialog } from './StlViewerDialog';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface CaseFilesProps {
   item: Case;
   canAnalyze: boolean;
   onOpenExternal: (url: string) => void;
-  /** 'Add files' (staff, the case's doctor) and a Manager's 'Remove': with the user and commands. */
-  work?: { user: User; commands: CaseCommandRunner; canAdd: boolean; canRemove: boolean };
+  /** 'Add files' (staff, the case's doctor), from the app's case screen parts. */
+  addFiles?: ReactNode;
+  /** A Manager's 'Remove': with the user and commands. */
+  work?: { user: User; commands: CaseCommandRunner; canRemove: boolean };
 }
 
 type Viewer = { kind: 'photo'; file: CaseFile } | { kind: 'stl'; file: CaseFile } | null;
 
 /** 'Case Files': the grid of files with what each type offers, and the photo and 3D viewers. */
-export function CaseFiles({ item, canAnalyze, onOpenExternal, work }: CaseFilesProps) {
+export function CaseFiles({ item, canAnalyze, onOpenExternal, addFiles, work }: CaseFilesProps) {
   const titleId = useId();
   const [viewer, setViewer] = useState<Viewer>(null);
   const [removing, setRemoving] = useState<CaseFile | null>(null);
   return (
     <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{T.caseFiles}</h2>
-      {work?.canAdd ? <AddFiles caseId={item.id} /> : null}
+      {addFiles}
       {item.files.length === 0 ? (
         <p className="muted">{T.noFiles}</p>
       ) : (

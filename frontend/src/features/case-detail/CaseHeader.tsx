@@ -1,13 +1,14 @@
+import type { ReactNode } from 'react';
 import type { Case } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
-import { PrintTicketButton } from '../ticket/PrintTicketButton';
-import { ActionError } from './ActionError';
-import type { CaseAbilities } from './caseAbilities';
-import { caseDetailApi } from './caseDetailApi';
+import { ActionError } from '../case-shared/ActionError';
+import type { CaseAbilities } from '../case-shared/caseAbilities';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
+import { Fact } from '../../components/Fact';
 
 interface CaseHeaderProps {
   item: Case;
@@ -16,6 +17,8 @@ interface CaseHeaderProps {
   onEdit: () => void;
   onShowCaseQr: () => void;
   onShowStageQrs: () => void;
+  /** Buttons other features add (the work ticket's 'Print Ticket'), first in the row. */
+  extraActions?: ReactNode;
 }
 
 /** The case's header: patient, priority, id, clinic and doctor; the role's buttons; the summary row. */
@@ -26,6 +29,7 @@ export function CaseHeader({
   onEdit,
   onShowCaseQr,
   onShowStageQrs,
+  extraActions,
 }: CaseHeaderProps) {
   const high = item.priority === 'High';
   const titleId = `case-title-${item.id}`;
@@ -56,7 +60,7 @@ export function CaseHeader({
           </p>
         </div>
         <div className="button-row cd-header__actions" role="group" aria-label={T.caseActions}>
-          {abilities.printTicket ? <PrintTicketButton item={item} /> : null}
+          {extraActions}
           {abilities.showQr ? (
             <button type="button" className="button button--secondary" onClick={onShowCaseQr}>
               <Icon name="qr" />
@@ -94,24 +98,10 @@ export function CaseHeader({
       </div>
       <ActionError message={commands.errors.hold} />
       <dl className="cd-summary" aria-label={T.summary}>
-        <div>
-          <dt>{T.status}</dt>
-          <dd>
-            <StatusBadge status={item.status} onHold={item.onHold} />
-          </dd>
-        </div>
-        <div>
-          <dt>{T.created}</dt>
-          <dd>{formatDate(item.createdDate)}</dd>
-        </div>
-        <div>
-          <dt>{T.dueDate}</dt>
-          <dd>{formatDate(item.deliveryDate)}</dd>
-        </div>
-        <div>
-          <dt>{T.assignedTechnicians}</dt>
-          <dd>{item.assignedTechnicians.join(', ') || T.unassigned}</dd>
-        </div>
+        <Fact term={T.status} value=<StatusBadge status={item.status} onHold={item.onHold} /> />
+        <Fact term={T.created} value={formatDate(item.createdDate)} />
+        <Fact term={T.dueDate} value={formatDate(item.deliveryDate)} />
+        <Fact term={T.assignedTechnicians} value={item.assignedTechnicians.join(', ') || T.unassigned} />
       </dl>
     </section>
   );

@@ -11,7 +11,7 @@ import {
   technician,
   type Given,
 } from '../../test/fixtures';
-import { cached, caseAt, renderDetail } from './testSupport';
+import { cached, caseAt, renderDetail } from '../../test/caseDetail';
 
 const tab = (name: string) => screen.getByRole('tab', { name });
 const panel = () => screen.getByRole('tabpanel');

@@ -1,36 +1,33 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { ACCESS_LOG_TEXTS, can, type Case, type User } from '@alignerflow/domain';
-import { CaseAccessTab } from '../access-log/CaseAccessTab';
+import { Fragment, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { CaseTabPart, CaseView } from '../case-shared/caseScreenParts';
 import { CommunicationTab } from './CommunicationTab';
 import { DetailsTab } from './DetailsTab';
 import { HistoryTab } from './HistoryTab';
 import { PricingTab } from './PricingTab';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
 
-const ALL_TABS = [
+const OWN_TABS = [
   { key: 'details', label: T.detailsTab },
   { key: 'pricing', label: T.pricingTab },
   { key: 'communication', label: T.communicationTab },
   { key: 'history', label: T.historyTab },
-  // Managers only: who read the case (api.md, "Patient data").
-  { key: 'access', label: ACCESS_LOG_TEXTS.tab },
 ] as const;
-type TabKey = (typeof ALL_TABS)[number]['key'];
+type TabKey = string;
 
 interface CaseTabsProps {
-  item: Case;
-  user: User;
-  canEditPricing: boolean;
-  commands: CaseCommandRunner;
+  view: CaseView;
+  /** Tabs other features add after these (the Managers' access log), from the app. */
+  extraTabs?: readonly CaseTabPart[];
 }
 
 /** The side tabs (default 'Details & Actions'), keyboard operable as the ARIA tabs pattern says. */
-export function CaseTabs({ item, user, canEditPricing, commands }: CaseTabsProps) {
+export function CaseTabs({ view, extraTabs = [] }: CaseTabsProps) {
+  const { item, user, commands } = view;
   const id = useId();
   const [active, setActive] = useState<TabKey>('details');
   const buttons = useRef<Partial<Record<TabKey, HTMLButtonElement | null>>>({});
-  const TABS = can(user.role, 'viewAccessLog') ? ALL_TABS : ALL_TABS.filter((tab) => tab.key !== 'access');
+  const shownExtras = extraTabs.filter((tab) => tab.shownTo(user.role));
+  const TABS: readonly { key: TabKey; label: string }[] = [...OWN_TABS, ...shownExtras];
 
   function onKeyDown(event: KeyboardEvent) {
     const index = TABS.findIndex((tab) => tab.key === active);
@@ -86,11 +83,13 @@ export function CaseTabs({ item, user, canEditPricing, commands }: CaseTabsProps
       >
         {active === 'details' ? <DetailsTab item={item} user={user} commands={commands} /> : null}
         {active === 'pricing' ? (
-          <PricingTab item={item} canEdit={canEditPricing} commands={commands} />
+          <PricingTab item={item} canEdit={view.abilities.editPricing} commands={commands} />
         ) : null}
         {active === 'communication' ? <CommunicationTab item={item} commands={commands} /> : null}
         {active === 'history' ? <HistoryTab item={item} user={user} /> : null}
-        {active === 'access' ? <CaseAccessTab item={item} /> : null}
+        {shownExtras.map((tab) =>
+          active === tab.key ? <Fragment key={tab.key}>{tab.render(view)}</Fragment> : null,
+        )}
       </div>
     </section>
   );

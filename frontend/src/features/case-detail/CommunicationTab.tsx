@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { Case } from '@alignerflow/domain';
-import { ActionError } from './ActionError';
-import { caseDetailApi } from './caseDetailApi';
-import { formatDateTime } from './formatDateTime';
+import { ActionError } from '../case-shared/ActionError';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
+import { formatDateTime } from '../../components/formatDateTime';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface CommunicationTabProps {
   item: Case;

@@ -8,10 +8,11 @@ import {
   type User,
 } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
-import { useStageAdvance } from '../materials/useStageAdvance';
+import { ActionError } from '../case-shared/ActionError';
+import { useStageAdvance } from '../case-shared/useStageAdvance';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
+import { Fact } from '../../components/Fact';
 
 interface DetailsTabProps {
   item: Case;
@@ -58,28 +59,16 @@ export function DetailsTab({ item, user, commands }: DetailsTabProps) {
       ) : null}
       <h3 className="cd-tab__heading">{T.details}</h3>
       <dl className="cd-details">
-        <div>
-          <dt>{T.caseId}</dt>
-          <dd className="mono">{item.id}</dd>
-        </div>
-        <div>
-          <dt>{T.doctor}</dt>
-          <dd>{item.doctorName}</dd>
-        </div>
-        <div>
-          <dt>{T.clinic}</dt>
-          <dd>{item.clinicName}</dd>
-        </div>
-        <div>
-          <dt>{T.assigned}</dt>
-          <dd>{item.assignedTechnicians.join(', ') || T.unassigned}</dd>
-        </div>
-        <div className="cd-details__wide">
-          <dt>{T.treatmentPlanNotes}</dt>
-          <dd className="cd-prewrap">
-            {item.treatmentPlanNotes?.trim() ? item.treatmentPlanNotes : T.noNotes}
-          </dd>
-        </div>
+        <Fact term={T.caseId} value={item.id} valueClassName="mono" />
+        <Fact term={T.doctor} value={item.doctorName} />
+        <Fact term={T.clinic} value={item.clinicName} />
+        <Fact term={T.assigned} value={item.assignedTechnicians.join(', ') || T.unassigned} />
+        <Fact
+          className="cd-details__wide"
+          term={T.treatmentPlanNotes}
+          value={item.treatmentPlanNotes?.trim() ? item.treatmentPlanNotes : T.noNotes}
+          valueClassName="cd-prewrap"
+        />
       </dl>
     </div>
   );

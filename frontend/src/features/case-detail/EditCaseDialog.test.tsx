@@ -4,7 +4,7 @@ import { cache } from '../../api/cache';
 import { fakeServer, type Route } from '../../test/fakeServer';
 import { after, E, manager } from '../../test/fixtures';
 import { EditCaseDialog } from './EditCaseDialog';
-import { cached, caseAt } from './testSupport';
+import { cached, caseAt } from '../../test/caseDetail';
 
 /** The case as the dialog opens it. */
 const opened = caseAt(

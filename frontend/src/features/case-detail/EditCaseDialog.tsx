@@ -2,12 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { PRIORITIES, type Case, type CaseDetails, type Priority, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { toast } from '../../components/toastStore';
-import { ActionError } from './ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { latest } from './latest';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { invalidInput } from './invalidInput';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import { useCaseCommand, type CaseCommandRunner } from './useCaseCommand';
+import { useCaseCommand, type CaseCommandRunner } from '../case-shared/useCaseCommand';
 import { useCaseRecord } from './useCaseRecord';
 
 interface EditCaseDialogProps {

@@ -1,6 +1,6 @@
 import type { CaseFile } from '@alignerflow/domain';
 import { Icon, type IconName } from '../../components/Icon';
-import { CASE_WORK_UI_TEXTS } from '../case-work/texts';
+import { CASE_WORK_UI_TEXTS } from '../case-shared/caseWorkTexts';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { usePhotoAnalysis } from './usePhotoAnalysis';
 

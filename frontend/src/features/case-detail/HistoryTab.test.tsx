@@ -12,7 +12,7 @@ import {
   type Given,
 } from '../../test/fixtures';
 import { historyLines } from './historyText';
-import { caseAt, renderDetail } from './testSupport';
+import { caseAt, renderDetail } from '../../test/caseDetail';
 
 /** Emma's case from creation to a reassigned stage, then an event this app does not know yet. */
 function trail() {

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import { can, type Case, type User } from '@alignerflow/domain';
-import { formatDateTime } from './formatDateTime';
+import { formatDateTime } from '../../components/formatDateTime';
 import { historyLines } from './historyText';
 import { CASE_DETAIL_TEXTS as T } from './texts';
 import { useCaseHistory } from './useCaseHistory';
 import { useCaseVerification } from './useCaseVerification';
+import { Fact } from '../../components/Fact';
 
 /**
  * 'History': the case's audit trail — who did what, when, and what changed. A Manager also sees
@@ -56,10 +57,12 @@ export function HistoryTab({ item, user }: { item: Case; user: User }) {
               {line.details.length ? (
                 <dl className="cd-history__details">
                   {line.details.map((detail) => (
-                    <div key={detail.label}>
-                      <dt>{detail.label}</dt>
-                      <dd className="cd-prewrap">{detail.value}</dd>
-                    </div>
+                    <Fact
+                      key={detail.label}
+                      term={detail.label}
+                      value={detail.value}
+                      valueClassName="cd-prewrap"
+                    />
                   ))}
                 </dl>
               ) : null}

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { checkPricing, formatPrice, type Case } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { latest } from './latest';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
+import { Fact } from '../../components/Fact';
 
 interface PricingTabProps {
   item: Case;
@@ -112,18 +113,9 @@ export function PricingTab({ item, canEdit, commands }: PricingTabProps) {
   return (
     <div className="cd-tab">
       <dl className="cd-details cd-details--pricing">
-        <div>
-          <dt>{T.casePrice}</dt>
-          <dd className="cd-price">{formatPrice(item.price)}</dd>
-        </div>
-        <div>
-          <dt>{T.upperSheets}</dt>
-          <dd>{orNA(item.upperSheets)}</dd>
-        </div>
-        <div>
-          <dt>{T.lowerSheets}</dt>
-          <dd>{orNA(item.lowerSheets)}</dd>
-        </div>
+        <Fact term={T.casePrice} value={formatPrice(item.price)} valueClassName="cd-price" />
+        <Fact term={T.upperSheets} value={orNA(item.upperSheets)} />
+        <Fact term={T.lowerSheets} value={orNA(item.lowerSheets)} />
       </dl>
       {canEdit ? (
         <button type="button" className="button button--secondary" onClick={open}>

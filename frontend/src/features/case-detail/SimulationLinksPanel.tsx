@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Case, User } from '@alignerflow/domain';
 import { toast } from '../../components/toastStore';
-import { ActionError } from './ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { latest } from './latest';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { invalidInput } from './invalidInput';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface SimulationLinksPanelProps {
   item: Case;

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { DEFAULT_ASSIGNEE, isStaff, UNASSIGNED, type Case, type WorkflowStep } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
-import { ActionError } from './ActionError';
-import { caseDetailApi } from './caseDetailApi';
+import { ActionError } from '../case-shared/ActionError';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 interface StageAssigneeProps {
   item: Case;

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/Dialog';
-import { ActionError } from './ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { CASE_DETAIL_TEXTS } from './texts';
 
 interface TextPromptDialogProps {

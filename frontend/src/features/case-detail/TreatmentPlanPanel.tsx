@@ -1,12 +1,13 @@
 import { useId, useState } from 'react';
 import { formatPrice, type Case, type User } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { ActionError } from './ActionError';
-import { caseDetailApi } from './caseDetailApi';
+import { ActionError } from '../case-shared/ActionError';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { invalidInput } from './invalidInput';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
+import { Fact } from '../../components/Fact';
 
 interface TreatmentPlanPanelProps {
   item: Case;
@@ -80,26 +81,11 @@ export function TreatmentPlanPanel({ item, user, commands, onOpenExternal }: Tre
         </div>
         <div className="cd-plan__summary">
           <dl className="facts cd-facts">
-            <div>
-              <dt>{T.caseId}</dt>
-              <dd className="mono">{item.id}</dd>
-            </div>
-            <div>
-              <dt>{T.patient}</dt>
-              <dd>{item.patientName}</dd>
-            </div>
-            <div>
-              <dt>{T.upperSheets}</dt>
-              <dd>{orNA(item.upperSheets)}</dd>
-            </div>
-            <div>
-              <dt>{T.lowerSheets}</dt>
-              <dd>{orNA(item.lowerSheets)}</dd>
-            </div>
-            <div>
-              <dt>{T.finalPrice}</dt>
-              <dd className="cd-price">{formatPrice(item.price)}</dd>
-            </div>
+            <Fact term={T.caseId} value={item.id} valueClassName="mono" />
+            <Fact term={T.patient} value={item.patientName} />
+            <Fact term={T.upperSheets} value={orNA(item.upperSheets)} />
+            <Fact term={T.lowerSheets} value={orNA(item.lowerSheets)} />
+            <Fact term={T.finalPrice} value={formatPrice(item.price)} valueClassName="cd-price" />
           </dl>
           <div className="button-row">
             <button

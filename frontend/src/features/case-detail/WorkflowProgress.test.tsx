@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { after, designer, doctor, E, manager, representative, technician } from '../../test/fixtures';
-import { cached, caseAt, renderDetail } from './testSupport';
+import { cached, caseAt, renderDetail } from '../../test/caseDetail';
 
 const steps = () => Array.from(document.querySelectorAll<HTMLElement>('.cd-stepper > li'));
 

@@ -4,7 +4,7 @@ import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { StageAssignee } from './StageAssignee';
 import { CASE_DETAIL_TEXTS as T } from './texts';
-import type { CaseCommandRunner } from './useCaseCommand';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
 
 type StepState = 'done' | 'current' | 'held' | 'upcoming';
 

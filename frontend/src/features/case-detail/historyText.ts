@@ -1,7 +1,7 @@
 import { evolve, formatPrice, REMAKE_REASON_LABELS, type Case, type CaseEvent } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import type { CaseHistoryEntry } from '@alignerflow/domain';
-import { deviceHistory, materialDetails } from '../materials/deviceHistory';
+import { deviceHistory, materialDetails } from './deviceHistory';
 import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
 
 export interface HistoryDetail {

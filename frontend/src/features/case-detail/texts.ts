@@ -1,4 +1,5 @@
 import { CASE_TEXTS } from '@alignerflow/domain';
+import { CASE_ACTION_TEXTS } from '../case-shared/texts';
 
 /**
  * Every text of the case detail screen and the Edit Case modal. The spec's texts (section 2
@@ -6,6 +7,7 @@ import { CASE_TEXTS } from '@alignerflow/domain';
  * workflow guidance texts come from the domain (`advanceAvailability`, `CASE_TEXTS`).
  */
 export const CASE_DETAIL_TEXTS = {
+  ...CASE_ACTION_TEXTS,
   backToDashboard: 'Back to Dashboard',
   loading: 'Loading case...',
   notFound: CASE_TEXTS.notFound,
@@ -133,7 +135,6 @@ export const CASE_DETAIL_TEXTS = {
   historyTab: 'History',
 
   // Details & Actions
-  completeAdvance: 'Complete Stage & Advance',
   advanceHint: (from: string, to: string) => `Completes ${from} and moves the case to ${to}.`,
   details: 'Details',
   type: 'Type',
@@ -181,8 +182,6 @@ export const CASE_DETAIL_TEXTS = {
   saveChanges: 'Save Changes',
   saving: 'Saving...',
   caseUpdated: 'Case updated',
-
-  actionFailed: 'Action failed',
 } as const;
 
 /** Readable names of the case fields that history entries list. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CaseHistoryEntry } from '@alignerflow/domain';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 
 export type HistoryState =
   | { status: 'loading' }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Case } from '@alignerflow/domain';
 import { ApiError } from '../../api/client';
 import { cache, useCache } from '../../api/cache';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { withNotesOf } from './latest';
 
 export type CaseRecord =

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { caseDetailApi } from './caseDetailApi';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 
 export type PhotoAnalysis =
   | { status: 'idle' }

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen } from '@testing-library/react';
 import type { CaseFile } from '@alignerflow/domain';
 import { after, doctor, E, manager, technician } from '../../test/fixtures';
-import { caseAt, cached, renderDetail } from '../case-detail/testSupport';
-import { FakeXhr } from '../wizard/fakeXhr';
+import { caseAt, cached, renderDetail } from '../../test/caseDetail';
+import { FakeXhr } from '../../test/fakeXhr';
 
 const stored = {
   url: '/api/files/00000000-0000-0000-0000-000000000009/plan.pdf',

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { cache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
-import { isAbort, uploadErrorText, uploadFile } from '../wizard/uploadFile';
-import { caseWorkApi } from './caseWorkApi';
-import { CASE_WORK_UI_TEXTS as T } from './texts';
+import { isAbort, uploadErrorText, uploadFile } from '../../api/uploadFile';
+import { caseWorkApi } from '../case-shared/caseWorkApi';
+import { CASE_WORK_UI_TEXTS as T } from '../case-shared/caseWorkTexts';
 import { ADDABLE_FILES, uploadKindOf } from './uploadKind';
 import { errorMessage } from '../../api/errorMessage';
 

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { planVersionsNewestFirst, type Case, type PlanVersion } from '@alignerflow/domain';
-import { formatDateTime } from '../case-detail/formatDateTime';
-import { CASE_WORK_UI_TEXTS as T } from './texts';
+import { formatDateTime } from '../../components/formatDateTime';
+import { CASE_WORK_UI_TEXTS as T } from '../case-shared/caseWorkTexts';
 
 const OUTCOME_BADGE: Record<PlanVersion['outcome'], string> = {
   pending: 'badge--yellow',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { after, doctor, E, makeCase, manager, technician } from '../../test/fixtures';
-import { caseAt, cached, renderDetail } from '../case-detail/testSupport';
-import { CaseLinks, FollowUpBadge } from './CaseLinks';
+import { caseAt, cached, renderDetail } from '../../test/caseDetail';
+import { CaseLinks, FollowUpBadge } from '../case-shared/CaseLinks';
 
 const order = () => screen.queryByRole('button', { name: 'Order remake / refinement' });
 

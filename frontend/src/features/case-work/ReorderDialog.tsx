@@ -8,8 +8,8 @@ import {
   type ReorderKind,
 } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
-import { ActionError } from '../case-detail/ActionError';
-import { CASE_WORK_UI_TEXTS as T } from './texts';
+import { ActionError } from '../case-shared/ActionError';
+import { CASE_WORK_UI_TEXTS as T } from '../case-shared/caseWorkTexts';
 
 interface ReorderDialogProps {
   item: Case;

@@ -1,4 +1,4 @@
-import type { UploadKind } from '../wizard/uploadFile';
+import type { UploadKind } from '../../api/uploadFile';
 
 const PHOTO_NAME = /\.(jpe?g|png|gif|webp|heic|heif)$/i;
 

@@ -2,14 +2,9 @@ import type { CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { daysUntilDue, shipByDate } from '@alignerflow/domain';
-import { MATERIALS_TEXTS } from '../materials/texts';
+import { dueText } from '../case-shared/dueText';
+import { DUE_TEXTS } from '../case-shared/texts';
 import { DASHBOARD_TEXTS } from './texts';
-
-export function dueText(days: number): string {
-  if (days < 0) return DASHBOARD_TEXTS.overdueBy(-days);
-  if (days === 0) return DASHBOARD_TEXTS.dueToday;
-  return DASHBOARD_TEXTS.dueIn(days);
-}
 
 /**
  * Cases due within 2 days that are not yet at Packaging & Labeling, most urgent first. A case not
@@ -55,7 +50,7 @@ export function AtRiskPanel({
                   className={days < 0 ? 'text-danger' : 'text-warning'}
                   title={formatDate(item.deliveryDate)}
                 >
-                  {shipBy !== item.deliveryDate ? `${MATERIALS_TEXTS.shipBy} ${formatDate(shipBy)} · ` : null}
+                  {shipBy !== item.deliveryDate ? `${DUE_TEXTS.shipBy} ${formatDate(shipBy)} · ` : null}
                   {dueText(days)}
                 </span>
               </button>

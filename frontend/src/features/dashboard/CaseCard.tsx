@@ -5,7 +5,7 @@ import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import type { CaseActionHandlers } from './CaseActionButtons';
 import { DASHBOARD_TEXTS } from './texts';
-import { FollowUpBadge } from '../case-work/CaseLinks';
+import { FollowUpBadge } from '../case-shared/CaseLinks';
 
 interface CaseCardProps {
   item: CaseSummary;

@@ -4,7 +4,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { CaseActionButtons, type CaseActionHandlers } from './CaseActionButtons';
 import { DASHBOARD_TEXTS } from './texts';
 import { useRowWindow } from './useRowWindow';
-import { FollowUpBadge } from '../case-work/CaseLinks';
+import { FollowUpBadge } from '../case-shared/CaseLinks';
 
 /** A table row's height before one is measured. */
 const ROW_PX = 45;

@@ -87,6 +87,25 @@ describe('ManagerDashboard', () => {
     expect(server.calls('POST', '/cases/CA-2024-002/resume')).toHaveLength(1);
   });
 
+  it('sends hold and resume with the version the row showed, as the case screen does', async () => {
+    const held = after(sampleCases[0], E.held());
+    const server = fakeServer({
+      'POST /cases/CA-2024-001/hold': { body: held },
+      'POST /cases/CA-2024-002/resume': { body: after(sampleCases[1], E.resumed()) },
+    });
+    setup();
+    fireEvent.click(within(table()).getByRole('button', { name: 'Hold CA-2024-001' }));
+    await vi.waitFor(() => expect(within(rows()[0]).getByText('On Hold')).toBeTruthy());
+    fireEvent.click(within(table()).getByRole('button', { name: 'Resume CA-2024-002' }));
+    await vi.waitFor(() => expect(within(rows()[1]).getByText('Thermoforming')).toBeTruthy());
+    expect(server.calls('POST', '/cases/CA-2024-001/hold')[0].body).toEqual({
+      expectedVersion: sampleCases[0].version,
+    });
+    expect(server.calls('POST', '/cases/CA-2024-002/resume')[0].body).toEqual({
+      expectedVersion: sampleCases[1].version,
+    });
+  });
+
   it('deletes only after the confirmation', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     const server = fakeServer({ 'DELETE /cases/CA-2024-001': { status: 204 } });

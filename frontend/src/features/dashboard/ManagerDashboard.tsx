@@ -2,12 +2,11 @@ import { useMemo, useState } from 'react';
 import { can, type User } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
 import { Icon } from '../../components/Icon';
-import type { SettingsSection } from '../settings/texts';
 import { AtRiskPanel } from './AtRiskPanel';
 import { CaseCards } from './CaseCards';
 import { CaseTable } from './CaseTable';
 import { AT_RISK_DAYS, casesAtRisk } from '@alignerflow/domain';
-import { useTransitDays } from '../materials/useTransitDays';
+import { useTransitDays } from '../case-shared/useTransitDays';
 import { matchesSearch, timeInStageOf } from './caseQueries';
 import { SummaryTiles } from './SummaryTiles';
 import { TimeInStagePanel } from './TimeInStagePanel';
@@ -19,7 +18,8 @@ interface ManagerDashboardProps {
   user: User;
   onOpenCase: (id: string) => void;
   onEditCase: (id: string) => void;
-  onOpenSettings: (section: SettingsSection) => void;
+  /** Opens the settings drawer at User Management or Notifications. */
+  onOpenSettings: (section: 'users' | 'notifications') => void;
   onScan: () => void;
 }
 

@@ -1,5 +1,8 @@
+import { DUE_TEXTS } from '../case-shared/texts';
+
 /** Texts of the Lab Dashboard (spec sections 2 and 5). */
 export const DASHBOARD_TEXTS = {
+  ...DUE_TEXTS,
   title: 'Lab Dashboard',
   tiles: {
     totalActive: 'Total Active Cases',
@@ -13,7 +16,6 @@ export const DASHBOARD_TEXTS = {
   openSettings: 'Open settings panel',
   searchPlaceholder: 'Search cases...',
   searchLabel: 'Search cases by case ID, patient or doctor',
-  scan: 'Scan Case QR Code',
   columns: {
     id: 'Case ID',
     patient: 'Patient',
@@ -38,9 +40,5 @@ export const DASHBOARD_TEXTS = {
   atRisk: 'Cases at Risk',
   atRiskHint: 'Due within 2 days and not yet at Packaging & Labeling',
   noneAtRisk: 'No cases at risk.',
-  overdueBy: (days: number) => `Overdue by ${days} day(s)`,
-  dueToday: 'Due today',
-  dueIn: (days: number) => `Due in ${days} day(s)`,
-  atRiskBadge: 'At risk',
   actionFailed: 'Action failed',
 } as const;

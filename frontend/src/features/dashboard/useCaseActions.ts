@@ -3,6 +3,7 @@ import type { CaseSummary } from '@alignerflow/domain';
 import { api } from '../../api/client';
 import { cache } from '../../api/cache';
 import { loadDashboard } from '../../api/queries';
+import { caseDetailApi } from '../case-shared/caseDetailApi';
 import { toast } from '../../components/toastStore';
 import { DASHBOARD_TEXTS } from './texts';
 
@@ -25,7 +26,7 @@ export function useCaseActions() {
 
   const toggleHold = (item: CaseSummary) =>
     run(item.id, async () => {
-      cache.upsertCase(item.onHold ? await api.resumeCase(item.id) : await api.holdCase(item.id));
+      cache.upsertCase(item.onHold ? await caseDetailApi.resume(item) : await caseDetailApi.hold(item));
     });
 
   const remove = (item: CaseSummary) => {

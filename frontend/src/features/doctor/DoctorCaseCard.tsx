@@ -2,7 +2,8 @@ import { STATUS_LABELS, type CaseSummary } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { DOCTOR_TEXTS } from './texts';
-import { FollowUpBadge } from '../case-work/CaseLinks';
+import { FollowUpBadge } from '../case-shared/CaseLinks';
+import { Fact } from '../../components/Fact';
 
 export function DoctorCaseCard({ item, onOpen }: { item: CaseSummary; onOpen: (id: string) => void }) {
   const completed = item.status === STATUS_LABELS.Completed;
@@ -26,14 +27,8 @@ export function DoctorCaseCard({ item, onOpen }: { item: CaseSummary; onOpen: (i
           />
         </span>
         <dl className="doctor-card__facts">
-          <div>
-            <dt>{DOCTOR_TEXTS.type}</dt>
-            <dd>{item.type}</dd>
-          </div>
-          <div>
-            <dt>{DOCTOR_TEXTS.dueDate}</dt>
-            <dd>{formatDate(item.deliveryDate)}</dd>
-          </div>
+          <Fact term={DOCTOR_TEXTS.type} value={item.type} />
+          <Fact term={DOCTOR_TEXTS.dueDate} value={formatDate(item.deliveryDate)} />
         </dl>
         {awaitingMe ? (
           <span className="doctor-card__note doctor-card__note--action">{DOCTOR_TEXTS.actionRequired}</span>

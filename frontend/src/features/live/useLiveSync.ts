@@ -5,8 +5,7 @@ import { cache } from '../../api/cache';
 import { loadAll, loadCases, loadDashboard, loadUsers, loadWorkQueue } from '../../api/queries';
 import { toast } from '../../components/toastStore';
 import { foregroundAlert, type AlertKind } from './alerts';
-import { PWA_TEXTS } from '../pwa/texts';
-import { POLL_MS, STREAM_RETRY_MS } from './texts';
+import { LIVE_TEXTS, POLL_MS, STREAM_RETRY_MS } from './texts';
 
 function parse<T>(event: MessageEvent): T | undefined {
   try {
@@ -151,8 +150,8 @@ export function useLiveSync(user: User, onSessionEnded: () => void): void {
         // also sounds is the domain's alertSoundsFor.
         foregroundAlert(kind, userRef.current, message);
         toast(
-          message.title || PWA_TEXTS.notificationTitle,
-          message.body || PWA_TEXTS.notificationBody,
+          message.title || LIVE_TEXTS.notificationTitle,
+          message.body || LIVE_TEXTS.notificationBody,
           'info',
         );
       };

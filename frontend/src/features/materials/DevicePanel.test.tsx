@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import type { CaseEventData } from '@alignerflow/domain';
 import { after, doctor, representative } from '../../test/fixtures';
-import { cached, caseAt, renderDetail } from '../case-detail/testSupport';
+import { cached, caseAt, renderDetail } from '../../test/caseDetail';
 
 const shipped = (carrier: string, trackingNumber: string): CaseEventData =>
   ({

@@ -12,9 +12,9 @@ import {
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { ActionError } from '../case-detail/ActionError';
-import type { CaseCommandRunner } from '../case-detail/useCaseCommand';
-import { materialsApi, statementUrl } from './materialsApi';
+import { ActionError } from '../case-shared/ActionError';
+import type { CaseCommandRunner } from '../case-shared/useCaseCommand';
+import { materialsApi, statementUrl } from '../../api/materialsApi';
 import { ShipDialog } from './ShipDialog';
 import { MATERIALS_TEXTS as T } from './texts';
 

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { LOT_KINDS, type LotKind } from '@alignerflow/domain';
 import { errorMessage } from '../../api/errorMessage';
 import { toast } from '../../components/toastStore';
-import { materialsApi } from './materialsApi';
+import { materialsApi } from '../../api/materialsApi';
 import { MATERIALS_TEXTS as T } from './texts';
 
 const EMPTY = { kind: 'sheet' as LotKind, product: '', lotNumber: '', supplier: '', expiresOn: '' };

@@ -3,7 +3,7 @@ import { lotQrPayload, type Lot } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
-import { PrintSheet } from '../qr/PrintSheet';
+import { PrintSheet } from '../../components/PrintSheet';
 import { MATERIALS_TEXTS as T } from './texts';
 
 /** A PNG of the lot's QR code; the version grows with a long lot number (labels are printed, not sized). */

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { SCAN_TEXTS } from '../scan/texts';
-import { useCameraScanner } from '../scan/useCameraScanner';
+import { CAMERA_TEXTS } from '../../components/cameraTexts';
+import { useCameraScanner } from '../../components/useCameraScanner';
 
 /** The camera reading a lot label (the app's html5-qrcode path); each decoded text goes to `onDecode`. */
 export function LotScanner({ onDecode }: { onDecode: (text: string) => void }) {
@@ -8,11 +8,11 @@ export function LotScanner({ onDecode }: { onDecode: (text: string) => void }) {
   const camera = useCameraScanner(host, onDecode);
   return (
     <div className={`scanner mt-scanner${camera.status === 'error' ? ' scanner--error' : ''}`}>
-      <div ref={host} className="scanner__view" aria-label={SCAN_TEXTS.cameraView} role="img" />
+      <div ref={host} className="scanner__view" aria-label={CAMERA_TEXTS.cameraView} role="img" />
       {camera.status === 'starting' ? (
         <div className="scanner__overlay">
           <span className="spinner" aria-hidden="true" />
-          <span>{SCAN_TEXTS.startingCamera}</span>
+          <span>{CAMERA_TEXTS.startingCamera}</span>
         </div>
       ) : null}
       {camera.status === 'scanning' ? <div className="scanner__aim" aria-hidden="true" /> : null}

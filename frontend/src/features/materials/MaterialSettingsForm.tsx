@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import type { MaterialSettings } from '@alignerflow/domain';
 import { errorMessage } from '../../api/errorMessage';
 import { toast } from '../../components/toastStore';
-import { materialsApi } from './materialsApi';
+import { materialsApi } from '../../api/materialsApi';
 import { MATERIALS_TEXTS as T } from './texts';
 
 /** The lab's settings (Managers): lots required, transit days, and the statement's manufacturer details. */

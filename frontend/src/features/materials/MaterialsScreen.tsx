@@ -7,7 +7,7 @@ import { MaterialSettingsForm } from './MaterialSettingsForm';
 import { RecallPanel } from './RecallPanel';
 import { MATERIALS_TEXTS as T } from './texts';
 import { useMaterials } from './useMaterials';
-import { setTransitDays } from './useTransitDays';
+import { setTransitDays } from '../case-shared/useTransitDays';
 
 /** The Materials screen: the lots register (expiry warnings, labels), a recall search and the lab's settings. */
 export function MaterialsScreen({ user }: { user: User }) {

@@ -3,7 +3,7 @@ import type { RecallRow } from '@alignerflow/domain';
 import { errorMessage } from '../../api/errorMessage';
 import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
-import { materialsApi, recallCsvUrl } from './materialsApi';
+import { materialsApi, recallCsvUrl } from '../../api/materialsApi';
 import { MATERIALS_TEXTS as T } from './texts';
 
 /** 'Recall' (Managers): every case a lot went into, and its CSV. */

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { CARRIER_NAMES, CARRIERS, type Carrier } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
-import { ActionError } from '../case-detail/ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { MATERIALS_TEXTS as T } from './texts';
 
 interface ShipDialogProps {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { DEFAULT_MATERIAL_SETTINGS, type Lot } from '@alignerflow/domain';
 import { after, technician } from '../../test/fixtures';
-import { cached, caseAt, renderDetail } from '../case-detail/testSupport';
+import { cached, caseAt, renderDetail } from '../../test/caseDetail';
 
 const lot = (lotNumber: string, expiresOn: string | null = null): Lot => ({
   lotNumber,

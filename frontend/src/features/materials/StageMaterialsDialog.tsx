@@ -10,7 +10,7 @@ import {
 } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { ActionError } from '../case-detail/ActionError';
+import { ActionError } from '../case-shared/ActionError';
 import { LotScanner } from './LotScanner';
 import { MATERIALS_TEXTS as T } from './texts';
 import { useMaterials } from './useMaterials';

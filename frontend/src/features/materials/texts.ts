@@ -1,5 +1,9 @@
+import { DEVICE_TEXTS, DUE_TEXTS } from '../case-shared/texts';
+
 /** User-facing texts of the Materials screen, the lot picker, the device panel and shipping. */
 export const MATERIALS_TEXTS = {
+  ...DEVICE_TEXTS,
+  shipBy: DUE_TEXTS.shipBy,
   screenTitle: 'Materials',
   lots: 'Material lots',
   registerLot: 'Register lot',
@@ -43,7 +47,6 @@ export const MATERIALS_TEXTS = {
   close: 'Close',
   // The lot picker of a stage's completion.
   completeTitle: (stage: string) => `Complete ${stage}`,
-  lotsUsed: 'Material lots used',
   chooseLot: 'Choose a lot',
   addLot: 'Add',
   removeLot: (lotNumber: string) => `Remove lot ${lotNumber}`,
@@ -72,7 +75,6 @@ export const MATERIALS_TEXTS = {
   ship: 'Ship',
   shipTitle: 'Ship case',
   carrier: 'Carrier',
-  trackingNumber: 'Tracking number',
   shippedAt: 'Shipped on (optional)',
   recordShipment: 'Record shipment',
   shipmentRecorded: 'Shipment recorded',
@@ -80,9 +82,4 @@ export const MATERIALS_TEXTS = {
   received: 'Received',
   receivedOn: (date: string) => `Received ${date}`,
   markReceived: 'Mark as received',
-  shipBy: 'ship by',
-  historyMachine: 'Machine',
-  historyShipped: (who: string, carrier: string) => `${who} shipped the case by ${carrier}`,
-  historyShippedOn: 'Shipped on',
-  historyReceived: (who: string) => `${who} marked the case received`,
 } as const;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Lot, MaterialSettings } from '@alignerflow/domain';
 import { errorMessage } from '../../api/errorMessage';
-import { materialsApi } from './materialsApi';
+import { materialsApi } from '../../api/materialsApi';
 
 /** The lots register and the lab's materials settings, loaded when the screen or dialog opens. */
 export function useMaterials() {

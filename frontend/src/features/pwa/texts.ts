@@ -7,8 +7,6 @@ export const PWA_TEXTS = {
   installed: 'App installed successfully',
   installUnavailable:
     'The install prompt is not available. AlignerFlow may already be installed, or use your browser menu to install it.',
-  notificationTitle: 'AlignerFlow',
-  notificationBody: 'You have a new update',
 } as const;
 
 /** 'App installed successfully' stays for 4 s. */

@@ -2,7 +2,7 @@ import type { Case } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { PrintSheet } from './PrintSheet';
+import { PrintSheet } from '../../components/PrintSheet';
 import { QR_TEXTS } from './texts';
 import { useCaseQr } from './useCaseQr';
 

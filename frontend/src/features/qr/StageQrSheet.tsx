@@ -1,7 +1,7 @@
 import type { Case } from '@alignerflow/domain';
 import { useCache } from '../../api/cache';
 import { Dialog } from '../../components/Dialog';
-import { PrintSheet } from './PrintSheet';
+import { PrintSheet } from '../../components/PrintSheet';
 import { QR_TEXTS } from './texts';
 import { useStageQrs } from './useStageQrs';
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, NetworkError } from '../../api/client';
 import { cache } from '../../api/cache';
 import { generateCaseQr } from './qrApi';
-import { qrDataUrl } from './qrImage';
+import { qrDataUrl } from '../../components/qrImage';
 import { QR_TEXTS } from './texts';
 
 export type CaseQrState =

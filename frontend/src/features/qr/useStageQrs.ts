@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { stagePayload } from '@alignerflow/domain';
-import { qrDataUrl } from './qrImage';
+import { qrDataUrl } from '../../components/qrImage';
 import { QR_TEXTS } from './texts';
 
 export type StageQrState =

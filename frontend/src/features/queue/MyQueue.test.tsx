@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { DEFAULT_MATERIAL_SETTINGS, toCaseSummary, type Case, type User } from '@alignerflow/domain';
 import { cache } from '../../api/cache';
+import { withCaseParts } from '../../test/caseDetail';
 import { fakeServer, type Route } from '../../test/fakeServer';
 import { after, designer, E, makeCase, manager, representative, technician } from '../../test/fixtures';
 import { defaultHome, homeTabs } from './homeScreens';
@@ -39,7 +40,7 @@ function setup(routes: Record<string, Route>, user: User = technician) {
   const server = fakeServer(routes);
   const onOpenCase = vi.fn();
   const onScan = vi.fn();
-  render(<MyQueue user={user} onOpenCase={onOpenCase} onScan={onScan} />);
+  render(withCaseParts(<MyQueue user={user} onOpenCase={onOpenCase} onScan={onScan} />));
   return { server, onOpenCase, onScan };
 }
 

@@ -1,7 +1,7 @@
 import type { User } from '@alignerflow/domain';
 import { Icon } from '../../components/Icon';
-import { DASHBOARD_TEXTS } from '../dashboard/texts';
-import { useNow } from '../staging/useNow';
+import { DUE_TEXTS } from '../case-shared/texts';
+import { useNow } from '../../components/useNow';
 import { QueueCard } from './QueueCard';
 import { QUEUE_TEXTS as T } from './texts';
 import { useWorkQueue } from './useWorkQueue';
@@ -31,7 +31,7 @@ export function MyQueue({ user, onOpenCase, onScan }: MyQueueProps) {
         </div>
         <button type="button" className="button button--secondary queue__scan" onClick={onScan}>
           <Icon name="qr" />
-          {DASHBOARD_TEXTS.scan}
+          {DUE_TEXTS.scan}
         </button>
       </div>
       {queue.status === 'loading' ? (

@@ -12,14 +12,12 @@ import { formatDate } from '../../components/format';
 import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
 import { toast } from '../../components/toastStore';
-import { ActionError } from '../case-detail/ActionError';
-import { MATERIALS_TEXTS } from '../materials/texts';
-import { useStageAdvance } from '../materials/useStageAdvance';
-import { useTransitDays } from '../materials/useTransitDays';
-import { CASE_DETAIL_TEXTS } from '../case-detail/texts';
-import { useCaseCommand } from '../case-detail/useCaseCommand';
-import { dueText } from '../dashboard/AtRiskPanel';
-import { DASHBOARD_TEXTS } from '../dashboard/texts';
+import { ActionError } from '../case-shared/ActionError';
+import { useStageAdvance } from '../case-shared/useStageAdvance';
+import { useTransitDays } from '../case-shared/useTransitDays';
+import { useCaseCommand } from '../case-shared/useCaseCommand';
+import { dueText } from '../case-shared/dueText';
+import { CASE_ACTION_TEXTS, DUE_TEXTS } from '../case-shared/texts';
 import { QUEUE_TEXTS as T } from './texts';
 import { timeInStage } from './timeInStage';
 
@@ -48,7 +46,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
 
   const stageAdvance = useStageAdvance(item, commands, (from) => {
     const to = nextStatus(from);
-    if (to) toast(CASE_DETAIL_TEXTS.completeAdvance, T.advanced(item.id, to));
+    if (to) toast(CASE_ACTION_TEXTS.completeAdvance, T.advanced(item.id, to));
   });
 
   return (
@@ -70,7 +68,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
           ) : (
             <span className="muted">{T.normalPriority}</span>
           )}
-          {atRisk ? <span className="risk-tag">{DASHBOARD_TEXTS.atRiskBadge}</span> : null}
+          {atRisk ? <span className="risk-tag">{DUE_TEXTS.atRiskBadge}</span> : null}
         </span>
         <span className="queue-card__meta">
           <span>
@@ -78,7 +76,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
             {shipBy !== item.deliveryDate ? (
               <span className="muted">
                 {' '}
-                · {MATERIALS_TEXTS.shipBy} {formatDate(shipBy)}
+                · {DUE_TEXTS.shipBy} {formatDate(shipBy)}
               </span>
             ) : null}
             {days !== undefined ? <span className="muted"> · {dueText(days)}</span> : null}
@@ -97,7 +95,7 @@ export function QueueCard({ item, user, now, onOpenCase }: QueueCardProps) {
           onClick={stageAdvance.start}
         >
           <Icon name="check" />
-          {CASE_DETAIL_TEXTS.completeAdvance}
+          {CASE_ACTION_TEXTS.completeAdvance}
         </button>
         {message ? (
           <p id={guidanceId} className="cd-guidance">

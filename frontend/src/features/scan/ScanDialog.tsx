@@ -3,7 +3,7 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { ManualEntry } from './ManualEntry';
 import { SCAN_TEXTS } from './texts';
-import { useCameraScanner } from './useCameraScanner';
+import { useCameraScanner } from '../../components/useCameraScanner';
 import { useScanResult } from './useScanResult';
 
 interface ScanDialogProps {

@@ -1,24 +1,14 @@
 import { CASE_TEXTS, STAGING_TEXTS } from '@alignerflow/domain';
+import { CAMERA_TEXTS } from '../../components/cameraTexts';
 
 /** Texts of the QR scanner (spec sections 2 and 8). */
 export const SCAN_TEXTS = {
+  ...CAMERA_TEXTS,
   title: 'Scan Case QR Code',
   hint: 'Point your camera at the QR code on the case file.',
   close: 'Close',
-  startingCamera: 'Starting camera…',
-  cameraView: 'Camera view',
   stageDetected: 'Stage scan detected — starting…',
   lookingUp: 'Looking up the case…',
-
-  // Spec section 8, "Camera".
-  camera: {
-    notSupported: 'Camera access is not supported by this browser.',
-    denied:
-      'Camera access was denied. Please enable camera permissions in your browser settings and refresh the page.',
-    notFound: 'No camera found on this device. Please make sure a camera is connected.',
-    inUse: 'The camera is currently in use by another application or a hardware error occurred.',
-    generic: 'Could not access the camera. Please check permissions and try again.',
-  },
 
   // Spec section 8, success message and scan notices.
   stageStarted: 'Stage Started',

@@ -1,9 +1,8 @@
-import { Suspense, useState, type FormEvent } from 'react';
+import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { checkNewPassword, USER_TEXTS, type User } from '@alignerflow/domain';
 import { ApiError, api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { AccountSecurity } from '../account-security/lazyScreens';
 import { MyNotifications } from './MyNotifications';
 import { SETTINGS_TEXTS } from './texts';
 
@@ -11,13 +10,15 @@ interface AccountSettingsProps {
   user: User;
   /** After "Sign Out Everywhere": this browser's session has ended too. */
   onSignedOut: () => void;
+  /** Two-step sign-in and the signed-in devices (features/account-security, from the app). */
+  security?: ReactNode;
 }
 
 /**
  * Every signed-in user's own account: notifications, a password change, two-step sign-in, the
  * signed-in devices and signing out on every device.
  */
-export function AccountSettings({ user, onSignedOut }: AccountSettingsProps) {
+export function AccountSettings({ user, onSignedOut, security }: AccountSettingsProps) {
   const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -102,9 +103,7 @@ export function AccountSettings({ user, onSignedOut }: AccountSettingsProps) {
         </button>
       </form>
 
-      <Suspense fallback={<p className="muted">{SETTINGS_TEXTS.loading}</p>}>
-        <AccountSecurity username={user.username} />
-      </Suspense>
+      <Suspense fallback={<p className="muted">{SETTINGS_TEXTS.loading}</p>}>{security}</Suspense>
 
       <div className="card">
         <h3>{SETTINGS_TEXTS.signOutEverywhere}</h3>

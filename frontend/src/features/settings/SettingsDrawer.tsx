@@ -1,8 +1,7 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { can, type Role, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { Icon, type IconName } from '../../components/Icon';
-import { AccessLogSettings } from '../access-log/AccessLogSettings';
 import { AccountSettings } from './AccountSettings';
 import { BackupRestore } from './BackupRestore';
 import { NotificationSettings } from './NotificationSettings';
@@ -25,6 +24,13 @@ interface SettingsDrawerProps {
   onClose: () => void;
   /** After signing out everywhere. */
   onSignedOut?: () => void;
+  /** What other features show here, put together by the app: the access log, two-step sign-in. */
+  parts?: SettingsParts;
+}
+
+export interface SettingsParts {
+  accessLog?: ReactNode;
+  accountSecurity?: (username: string) => ReactNode;
 }
 
 /**
@@ -37,6 +43,7 @@ export function SettingsDrawer({
   initialSection,
   onClose,
   onSignedOut = () => undefined,
+  parts = {},
 }: SettingsDrawerProps) {
   const sections = [
     ...(can(role, 'manageUsers') ? MANAGER_SECTIONS : []),
@@ -70,8 +77,14 @@ export function SettingsDrawer({
         {section === 'users' ? <UserManagement /> : null}
         {section === 'backup' ? <BackupRestore role={role} /> : null}
         {section === 'notifications' ? <NotificationSettings /> : null}
-        {section === 'access' ? <AccessLogSettings /> : null}
-        {section === 'account' && user ? <AccountSettings user={user} onSignedOut={onSignedOut} /> : null}
+        {section === 'access' ? parts.accessLog : null}
+        {section === 'account' && user ? (
+          <AccountSettings
+            user={user}
+            onSignedOut={onSignedOut}
+            security={parts.accountSecurity?.(user.username)}
+          />
+        ) : null}
       </section>
       <div className="dialog__footer dialog__footer--drawer">
         <button type="button" className="button button--ghost" onClick={onClose}>

@@ -12,8 +12,7 @@ import { cache, useCache } from '../../api/cache';
 import { loadUsers } from '../../api/queries';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/toastStore';
-import { accountApi } from '../account-security/accountSecurityApi';
-import { SECURITY_TEXTS } from '../account-security/texts';
+import { accountApi } from '../../api/accountSecurityApi';
 import { SETTINGS_TEXTS } from './texts';
 
 /** The server's text for a refusal it explains, or the re-authentication's cancellation, else `fallback`. */
@@ -98,13 +97,13 @@ export function UserManagement() {
   }
 
   async function resetTwoStep(name: string): Promise<void> {
-    if (!window.confirm(SECURITY_TEXTS.confirmResetTwoStep(name))) return;
+    if (!window.confirm(SETTINGS_TEXTS.confirmResetTwoStep(name))) return;
     setError(null);
     try {
       await accountApi.resetTwoStep(name);
-      toast(SECURITY_TEXTS.twoStepReset, SECURITY_TEXTS.twoStepResetText(name));
+      toast(SETTINGS_TEXTS.twoStepReset, SETTINGS_TEXTS.twoStepResetText(name));
     } catch (failure) {
-      setError(failureText(failure, SECURITY_TEXTS.resetFailed, [404]));
+      setError(failureText(failure, SETTINGS_TEXTS.resetFailed, [404]));
     }
   }
 
@@ -170,8 +169,8 @@ export function UserManagement() {
                       type="button"
                       className="icon-button"
                       onClick={() => void resetTwoStep(user.username)}
-                      title={SECURITY_TEXTS.resetTwoStep(user.username)}
-                      aria-label={SECURITY_TEXTS.resetTwoStep(user.username)}
+                      title={SETTINGS_TEXTS.resetTwoStep(user.username)}
+                      aria-label={SETTINGS_TEXTS.resetTwoStep(user.username)}
                     >
                       <Icon name="shield" />
                     </button>

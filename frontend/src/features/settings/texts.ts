@@ -127,4 +127,12 @@ export const SETTINGS_TEXTS = {
   emailSaved: 'Email address saved.',
   emailFailed: (message: string) => `Failed to save the email address. ${message}`,
   defaultTitle: 'AlignerFlow',
+
+  // A Manager's reset of another user's two-step sign-in
+  confirmResetTwoStep: (name: string) =>
+    `Remove every authenticator and passkey of "${name}" and sign them out everywhere?`,
+  twoStepReset: 'Two-step sign-in reset',
+  twoStepResetText: (name: string) => `${name} can sign in with their password and set it up again.`,
+  resetFailed: 'Failed to reset two-step sign-in. Please try again.',
+  resetTwoStep: (name: string) => `Reset two-step sign-in of ${name}`,
 } as const;

@@ -18,7 +18,7 @@ import { ProgressRing } from './ProgressRing';
 import { changeStage } from './stagingApi';
 import { StageRow } from './StageRow';
 import { STAGING_SCREEN_TEXTS as TEXTS } from './texts';
-import { useNow } from './useNow';
+import { useNow } from '../../components/useNow';
 
 interface AlignerStagingScreenProps {
   caseId: string;

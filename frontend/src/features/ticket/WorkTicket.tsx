@@ -1,7 +1,8 @@
 import { CASE_STATUSES, type Case } from '@alignerflow/domain';
 import { formatDate, NOT_AVAILABLE } from '../../components/format';
-import { formatDateTime } from '../case-detail/formatDateTime';
+import { formatDateTime } from '../../components/formatDateTime';
 import { TICKET_TEXTS as T } from './texts';
+import { Fact } from '../../components/Fact';
 
 /** How many notes the ticket carries: the latest, newest first. */
 export const TICKET_NOTES = 3;
@@ -38,34 +39,21 @@ export function WorkTicket({ item, qrDataUrl, onQrLoaded, printedAt = new Date()
       </header>
 
       <dl className="work-ticket__facts">
-        <div>
-          <dt>{T.caseId}</dt>
-          <dd>{item.id}</dd>
-        </div>
-        <div>
-          <dt>{T.patient}</dt>
-          <dd>{item.patientName}</dd>
-        </div>
-        <div>
-          <dt>{T.doctor}</dt>
-          <dd>{item.doctorName}</dd>
-        </div>
-        <div>
-          <dt>{T.clinic}</dt>
-          <dd>{item.clinicName}</dd>
-        </div>
-        <div>
-          <dt>{T.dueDate}</dt>
-          <dd>{formatDate(item.deliveryDate)}</dd>
-        </div>
-        <div>
-          <dt>{T.priority}</dt>
-          <dd className={item.priority === 'High' ? 'work-ticket__high' : undefined}>{item.priority}</dd>
-        </div>
-        <div className="work-ticket__wide">
-          <dt>{T.sheets}</dt>
-          <dd>{T.sheetsValue(sheetCount(item.upperSheets), sheetCount(item.lowerSheets))}</dd>
-        </div>
+        <Fact term={T.caseId} value={item.id} />
+        <Fact term={T.patient} value={item.patientName} />
+        <Fact term={T.doctor} value={item.doctorName} />
+        <Fact term={T.clinic} value={item.clinicName} />
+        <Fact term={T.dueDate} value={formatDate(item.deliveryDate)} />
+        <Fact
+          term={T.priority}
+          value={item.priority}
+          valueClassName={item.priority === 'High' ? 'work-ticket__high' : undefined}
+        />
+        <Fact
+          className="work-ticket__wide"
+          term={T.sheets}
+          value={T.sheetsValue(sheetCount(item.upperSheets), sheetCount(item.lowerSheets))}
+        />
       </dl>
 
       <h2 className="work-ticket__heading">{T.checklist}</h2>

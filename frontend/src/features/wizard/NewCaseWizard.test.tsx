@@ -6,7 +6,7 @@ import { cache } from '../../api/cache';
 import { isoDay } from '../../components/format';
 import { fakeServer } from '../../test/fakeServer';
 import { doctor, manager, representative } from '../../test/fixtures';
-import { FakeXhr } from './fakeXhr';
+import { FakeXhr } from '../../test/fakeXhr';
 import { NewCaseWizard } from './NewCaseWizard';
 
 function setup(user: User = manager, routes: Parameters<typeof fakeServer>[0] = {}) {

@@ -11,7 +11,7 @@ import { PaymentStep } from './PaymentStep';
 import { ReviewStep } from './ReviewStep';
 import { StepIndicator } from './StepIndicator';
 import { WIZARD_TEXTS } from './texts';
-import { uploadErrorText } from './uploadFile';
+import { uploadErrorText } from '../../api/uploadFile';
 import { PHOTO_SLOTS, STL_SLOTS, type SlotDefinition } from './uploadSlots';
 import { usePayment } from './usePayment';
 import { useUploads } from './useUploads';

@@ -1,8 +1,9 @@
 import { formatPrice, parseDecimal, parseInteger } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import { WIZARD_TEXTS } from './texts';
-import type { UploadedFile } from './uploadFile';
+import type { UploadedFile } from '../../api/uploadFile';
 import type { FieldErrors, WizardForm } from './wizardSteps';
+import { Fact } from '../../components/Fact';
 
 interface ReviewStepProps {
   form: WizardForm;
@@ -30,19 +31,19 @@ export function ReviewStep({ form, files, paid, errors }: ReviewStepProps) {
       <p className="muted">{WIZARD_TEXTS.reviewHint}</p>
       <dl className="review-list">
         {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value || WIZARD_TEXTS.notProvided}</dd>
-          </div>
+          <Fact key={label} term={label} value={value || WIZARD_TEXTS.notProvided} />
         ))}
-        <div className="review-list__wide">
-          <dt>{WIZARD_TEXTS.treatmentPlanNotes}</dt>
-          <dd className="review-list__notes">{form.treatmentPlanNotes.trim() || WIZARD_TEXTS.notProvided}</dd>
-        </div>
-        <div className="review-list__wide">
-          <dt>{WIZARD_TEXTS.files}</dt>
-          <dd>
-            {files.length ? (
+        <Fact
+          className="review-list__wide"
+          term={WIZARD_TEXTS.treatmentPlanNotes}
+          value={form.treatmentPlanNotes.trim() || WIZARD_TEXTS.notProvided}
+          valueClassName="review-list__notes"
+        />
+        <Fact
+          className="review-list__wide"
+          term={WIZARD_TEXTS.files}
+          value={
+            files.length ? (
               <ul className="review-files">
                 {files.map((file) => (
                   <li key={file.url}>
@@ -53,9 +54,9 @@ export function ReviewStep({ form, files, paid, errors }: ReviewStepProps) {
               </ul>
             ) : (
               WIZARD_TEXTS.noFiles
-            )}
-          </dd>
-        </div>
+            )
+          }
+        />
       </dl>
       {errors.files ? <p className="field__error">{errors.files}</p> : null}
     </div>

@@ -1,7 +1,7 @@
 import { parseDecimal, parseInteger, type Case, type CreateCaseBody } from '@alignerflow/domain';
 import { request } from '../../api/client';
 import type { WizardForm } from './wizardSteps';
-import type { UploadedFile } from './uploadFile';
+import type { UploadedFile } from '../../api/uploadFile';
 
 /** POST /cases: the wizard's fields plus the uploaded files ({url, name, size, type}). */
 export function createCase(form: WizardForm, files: UploadedFile[]): Promise<Case> {

@@ -1,5 +1,5 @@
 import { WIZARD_TEXTS } from './texts';
-import type { UploadKind } from './uploadFile';
+import type { UploadKind } from '../../api/uploadFile';
 
 export type SlotKey = 'upper' | 'lower' | 'photo1' | 'photo2' | 'photo3' | 'photo4';
 

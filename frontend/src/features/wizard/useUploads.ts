@@ -1,5 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isAbort, uploadErrorText, uploadFile, type UploadedFile, type UploadHandle } from './uploadFile';
+import {
+  isAbort,
+  uploadErrorText,
+  uploadFile,
+  type UploadedFile,
+  type UploadHandle,
+} from '../../api/uploadFile';
 import { ALL_SLOTS, type SlotDefinition, type SlotKey } from './uploadSlots';
 
 export interface SlotState {

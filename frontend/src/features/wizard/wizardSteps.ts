@@ -1,6 +1,6 @@
 import { checkNewCase, type Priority, type Role } from '@alignerflow/domain';
 import { WIZARD_TEXTS } from './texts';
-import type { UploadedFile } from './uploadFile';
+import type { UploadedFile } from '../../api/uploadFile';
 
 export type StepId = 'caseInfo' | 'patient' | 'stl' | 'photos' | 'payment' | 'review';
 

@@ -1,9 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { LOT_STAGES, type Case, type CaseStatus } from '@alignerflow/domain';
-import { caseDetailApi } from '../case-detail/caseDetailApi';
-import type { CaseCommandRunner } from '../case-detail/useCaseCommand';
-import { materialsApi } from './materialsApi';
-import { StageMaterialsDialog } from './StageMaterialsDialog';
+import { caseDetailApi } from './caseDetailApi';
+import { useCaseScreenParts } from './caseScreenParts';
+import type { CaseCommandRunner } from './useCaseCommand';
 
 /**
  * "Complete Stage & Advance" for the case screen and My Queue: at Model Printing and
@@ -15,6 +14,7 @@ export function useStageAdvance(
   commands: CaseCommandRunner,
   onMoved?: (from: CaseStatus) => void,
 ): { start: () => void; dialog: ReactNode } {
+  const { StageMaterials } = useCaseScreenParts();
   // The stage the picker was opened for: once the case has moved on (a 409 reloaded it), it closes.
   const [pickingFor, setPickingFor] = useState<CaseStatus | null>(null);
   const picking = pickingFor === item.status;
@@ -22,9 +22,7 @@ export function useStageAdvance(
   const advance = async (lots: string[], machine: string) => {
     const from = item.status;
     const moved = await commands.run('advance', () =>
-      lots.length || machine
-        ? materialsApi.advance(item, from, lots, machine)
-        : caseDetailApi.advance(item, from),
+      caseDetailApi.advance(item, from, lots.length || machine ? { lots, machine } : undefined),
     );
     if (!moved) return;
     setPickingFor(null);
@@ -32,20 +30,21 @@ export function useStageAdvance(
   };
 
   const start = () => {
-    if (LOT_STAGES.includes(item.status)) {
+    if (StageMaterials && LOT_STAGES.includes(item.status)) {
       commands.clearError('advance');
       setPickingFor(item.status);
     } else void advance([], '');
   };
 
-  const dialog = picking ? (
-    <StageMaterialsDialog
-      stage={item.status}
-      busy={commands.busy === 'advance'}
-      error={commands.errors.advance}
-      onComplete={(lots, machine) => void advance(lots, machine)}
-      onClose={() => setPickingFor(null)}
-    />
-  ) : null;
+  const dialog =
+    picking && StageMaterials ? (
+      <StageMaterials
+        stage={item.status}
+        busy={commands.busy === 'advance'}
+        error={commands.errors.advance}
+        onComplete={(lots, machine) => void advance(lots, machine)}
+        onClose={() => setPickingFor(null)}
+      />
+    ) : null;
   return { start, dialog };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { cameraErrorMessage, cameraSupported } from './cameraErrors';
-import { SCAN_TEXTS } from './texts';
+import { CAMERA_TEXTS } from './cameraTexts';
 
 export type CameraState =
   { status: 'starting' } | { status: 'scanning' } | { status: 'error'; message: string };
@@ -18,7 +18,9 @@ export function useCameraScanner(
   onDecode: (text: string) => void,
 ): CameraState {
   const [state, setState] = useState<CameraState>(() =>
-    cameraSupported() ? { status: 'starting' } : { status: 'error', message: SCAN_TEXTS.camera.notSupported },
+    cameraSupported()
+      ? { status: 'starting' }
+      : { status: 'error', message: CAMERA_TEXTS.camera.notSupported },
   );
   const decode = useRef(onDecode);
   decode.current = onDecode;

@@ -40,8 +40,14 @@ export const caseDetailApi = {
     request<Case>('POST', path(item.id, '/reject'), {
       body: { reason, expectedVersion: item.version } satisfies RejectCaseBody,
     }),
-  advance: (item: Pick<Case, 'id'>, fromStatus: CaseStatus) =>
-    request<Case>('POST', path(item.id, '/advance'), { body: { fromStatus } satisfies AdvanceStageBody }),
+  /** Completing a stage; at the lot stages with the lots and machine used. */
+  advance: (item: Pick<Case, 'id'>, fromStatus: CaseStatus, used?: { lots: string[]; machine: string }) =>
+    request<Case>('POST', path(item.id, '/advance'), {
+      body: {
+        fromStatus,
+        ...(used ? { lots: used.lots, ...(used.machine ? { machine: used.machine } : {}) } : {}),
+      } satisfies AdvanceStageBody,
+    }),
   approveTreatmentPlan: (item: Case) =>
     request<Case>('POST', path(item.id, '/doctor-approve'), {
       body: { expectedVersion: item.version } satisfies ExpectedVersion,
@@ -50,11 +56,11 @@ export const caseDetailApi = {
     request<Case>('POST', path(item.id, '/request-changes'), {
       body: { comment, expectedVersion: item.version } satisfies RequestChangesBody,
     }),
-  hold: (item: Case) =>
+  hold: (item: Pick<Case, 'id' | 'version'>) =>
     request<Case>('POST', path(item.id, '/hold'), {
       body: { expectedVersion: item.version } satisfies ExpectedVersion,
     }),
-  resume: (item: Case) =>
+  resume: (item: Pick<Case, 'id' | 'version'>) =>
     request<Case>('POST', path(item.id, '/resume'), {
       body: { expectedVersion: item.version } satisfies ExpectedVersion,
     }),

@@ -1,7 +1,5 @@
 import type {
-  AdvanceStageBody,
   Case,
-  CaseStatus,
   DeviceRecord,
   ExpectedVersion,
   Lot,
@@ -11,7 +9,7 @@ import type {
   RegisterLotBody,
   ShipmentBody,
 } from '@alignerflow/domain';
-import { API_BASE, request } from '../../api/client';
+import { API_BASE, request } from './client';
 
 const enc = encodeURIComponent;
 
@@ -24,11 +22,6 @@ export const materialsApi = {
   saveSettings: (body: MaterialSettingsBody) =>
     request<MaterialSettings>('PUT', '/materials/settings', { body }),
   deviceRecord: (caseId: string) => request<DeviceRecord>('GET', `/cases/${enc(caseId)}/device-record`),
-  /** Completing a stage with the lots and machine used. */
-  advance: (item: Pick<Case, 'id'>, fromStatus: CaseStatus, lots: string[], machine: string) =>
-    request<Case>('POST', `/cases/${enc(item.id)}/advance`, {
-      body: { fromStatus, lots, ...(machine ? { machine } : {}) } satisfies AdvanceStageBody,
-    }),
   ship: (item: Case, body: Omit<ShipmentBody, 'expectedVersion'>) =>
     request<Case>('POST', `/cases/${enc(item.id)}/shipments`, {
       body: { ...body, expectedVersion: item.version } satisfies ShipmentBody,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseOrigin } from '@alignerflow/domain';
 import { doctor, E, historyOf, type Given } from '../../test/fixtures';
-import { historyLines } from '../case-detail/historyText';
+import { historyLines } from './historyText';
 
 const url = '/api/files/00000000-0000-0000-0000-000000000009/plan.pdf';
 /** Ada's case, created by her doctor; a remake or refinement names its original. */

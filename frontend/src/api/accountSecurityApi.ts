@@ -16,7 +16,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import { request } from '../../api/client';
+import { request } from './client';
 
 const enc = encodeURIComponent;
 

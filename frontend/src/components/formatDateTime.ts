@@ -1,4 +1,4 @@
-import { NOT_AVAILABLE } from '../../components/format';
+import { NOT_AVAILABLE } from './format';
 
 /** Date and time of an ISO timestamp in the user's locale ('N/A' when absent or unreadable). */
 export function formatDateTime(value: string | null | undefined): string {

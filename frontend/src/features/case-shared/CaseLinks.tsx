@@ -1,5 +1,5 @@
 import type { Case, CaseSummary } from '@alignerflow/domain';
-import { CASE_WORK_UI_TEXTS as T } from './texts';
+import { CASE_WORK_UI_TEXTS as T } from './caseWorkTexts';
 
 interface CaseLinksProps {
   item: Pick<Case, 'origin' | 'followUps'>;

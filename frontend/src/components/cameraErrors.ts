@@ -1,4 +1,4 @@
-import { SCAN_TEXTS } from './texts';
+import { CAMERA_TEXTS } from './cameraTexts';
 
 const DENIED = ['NotAllowedError', 'PermissionDeniedError', 'SecurityError'];
 const NOT_FOUND = ['NotFoundError', 'DevicesNotFoundError', 'OverconstrainedError'];
@@ -17,11 +17,11 @@ export function cameraErrorMessage(error: unknown): string {
   const name = errorName(error);
   const text = `${name} ${error instanceof Error ? error.message : ''}`;
   const has = (names: string[]) => names.some((candidate) => text.includes(candidate));
-  if (has(DENIED)) return SCAN_TEXTS.camera.denied;
-  if (has(NOT_FOUND)) return SCAN_TEXTS.camera.notFound;
-  if (has(IN_USE)) return SCAN_TEXTS.camera.inUse;
-  if (/not supported/i.test(text)) return SCAN_TEXTS.camera.notSupported;
-  return SCAN_TEXTS.camera.generic;
+  if (has(DENIED)) return CAMERA_TEXTS.camera.denied;
+  if (has(NOT_FOUND)) return CAMERA_TEXTS.camera.notFound;
+  if (has(IN_USE)) return CAMERA_TEXTS.camera.inUse;
+  if (/not supported/i.test(text)) return CAMERA_TEXTS.camera.notSupported;
+  return CAMERA_TEXTS.camera.generic;
 }
 
 /** Camera access needs navigator.mediaDevices.getUserMedia (and a secure context). */

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { materialsApi } from './materialsApi';
+import { materialsApi } from '../../api/materialsApi';
 
 // The lab's transit days, read once per session (Managers change them rarely; saving updates it).
 let known: number | null = null;

@@ -1,6 +1,6 @@
 import { CARRIER_NAMES, type Carrier } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
-import { MATERIALS_TEXTS as T } from './texts';
+import { DEVICE_TEXTS as T } from '../case-shared/texts';
 
 type Data = Record<string, unknown>;
 

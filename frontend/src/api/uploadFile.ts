@@ -1,6 +1,6 @@
 import type { CaseFile } from '@alignerflow/domain';
-import { API_BASE } from '../../api/client';
-import { WIZARD_TEXTS } from './texts';
+import { API_BASE } from './client';
+import { WIZARD_TEXTS } from '../features/wizard/texts';
 
 export type UploadKind = 'STL' | 'Photo' | 'Document';
 

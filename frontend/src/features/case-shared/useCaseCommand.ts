@@ -4,7 +4,7 @@ import { ApiError } from '../../api/client';
 import { cache } from '../../api/cache';
 import { toast } from '../../components/toastStore';
 import { caseDetailApi } from './caseDetailApi';
-import { CASE_DETAIL_TEXTS } from './texts';
+import { CASE_ACTION_TEXTS } from './texts';
 import { errorMessage } from '../../api/errorMessage';
 
 /** Reads the case again into the cache (after a 409 the user must see what changed). */
@@ -46,7 +46,7 @@ export function useCaseCommand(caseId: string) {
         setErrors((current) => ({ ...current, [key]: message }));
         if (error instanceof ApiError && error.status === 409) {
           // The refreshed case may no longer show the panel the action was in: say it there too.
-          toast(CASE_DETAIL_TEXTS.actionFailed, message, 'error');
+          toast(CASE_ACTION_TEXTS.actionFailed, message, 'error');
           await refreshCase(caseId);
         }
         return false;
