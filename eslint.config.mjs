@@ -32,7 +32,7 @@ export default tseslint.config(
   {
     // The domain's test fixtures build cases from events for tests; the app bundle never holds them.
     files: ['frontend/src/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.ts', '**/*.test.tsx', 'frontend/src/test/**', '**/testSupport.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'frontend/src/test/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -40,7 +40,7 @@ export default tseslint.config(
           paths: [
             {
               name: '@alignerflow/domain/testing',
-              message: 'Test fixtures: import them from tests, src/test/ or testSupport.tsx only.',
+              message: 'Test fixtures: import them from tests or src/test/ only.',
             },
           ],
         },
