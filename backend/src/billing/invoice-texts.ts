@@ -1,15 +1,10 @@
 import type { DataSource } from 'typeorm';
 
-/** The stored text of one invoice, as UTF-8, and the stamp of the row it was read from. */
-interface CachedText {
-  stamp: string;
-  json: Buffer;
-}
-
 /**
  * A row's stamp: its xmin moves with every write of the row (a command, a rebuild re-inserting
  * it, a restore replacing it), so an equal stamp means the same text; the version guards against
- * a transaction id reused after wraparound. Digits and a dot: no space in it.
+ * a transaction id reused after wraparound. Digits and a dot: no space in it. A row's key is its
+ * stamp, a space and its number.
  */
 const STAMP = `xmin::text || '.' || version`;
 const OPEN = Buffer.from('[');
@@ -27,7 +22,10 @@ const CLOSE = Buffer.from(']');
  * the list with a text missing or older than its stamp.
  */
 export class InvoiceTexts {
-  private readonly texts = new Map<string, CachedText>();
+  /** Each invoice's text as UTF-8, by the key of the row it was read from. */
+  private readonly texts = new Map<string, Buffer>();
+  /** The key each number's text is cached under. */
+  private readonly keyOf = new Map<string, string>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -44,28 +42,41 @@ export class InvoiceTexts {
              FROM invoice_view ${where}`,
           params,
         );
-        const rows = (keys ? keys.split('\n') : []).map((key) => {
-          const space = key.indexOf(' ');
-          return { stamp: key.slice(0, space), number: key.slice(space + 1) };
-        });
-        const stale = rows.filter((row) => this.texts.get(row.number)?.stamp !== row.stamp);
+        const listed = keys ? keys.split('\n') : [];
+        // Taken now: a read of another list meanwhile may replace a text this one still lists.
+        const found = listed.map((key) => this.texts.get(key));
+        const stale = listed
+          .filter((_, index) => !found[index])
+          .map((key) => key.slice(key.indexOf(' ') + 1));
         if (stale.length) {
-          const fresh: { number: string; stamp: string; doc: string }[] = await runner.query(
-            `SELECT number, ${STAMP} AS stamp, doc FROM invoice_view WHERE number = ANY($1)`,
-            [stale.map((row) => row.number)],
+          const fresh: { key: string; number: string; doc: string }[] = await runner.query(
+            `SELECT ${STAMP} || ' ' || number AS key, number, doc FROM invoice_view WHERE number = ANY($1)`,
+            [stale],
           );
-          for (const { number, stamp, doc } of fresh)
-            this.texts.set(number, { stamp, json: Buffer.from(doc) });
+          const read = new Map<string, Buffer>();
+          for (const { key, number, doc } of fresh) {
+            const json = Buffer.from(doc);
+            read.set(key, json);
+            const old = this.keyOf.get(number);
+            if (old !== undefined) this.texts.delete(old);
+            this.keyOf.set(number, key);
+            this.texts.set(key, json);
+          }
+          for (const [index, key] of listed.entries()) found[index] ??= read.get(key);
         }
         // The whole list names every invoice there is: forget the others (deleted or renumbered).
-        if (!where && this.texts.size > rows.length) {
-          const listed = new Set(rows.map((row) => row.number));
-          for (const number of this.texts.keys()) if (!listed.has(number)) this.texts.delete(number);
+        if (!where && this.texts.size > listed.length) {
+          const current = new Set(listed);
+          for (const [number, key] of this.keyOf)
+            if (!current.has(key)) {
+              this.keyOf.delete(number);
+              this.texts.delete(key);
+            }
         }
         const parts: Buffer[] = [OPEN];
-        for (const [index, row] of rows.entries()) {
-          if (index) parts.push(COMMA);
-          parts.push(this.texts.get(row.number)!.json);
+        for (const json of found) {
+          if (parts.length > 1) parts.push(COMMA);
+          parts.push(json!);
         }
         parts.push(CLOSE);
         return Buffer.concat(parts);
