@@ -10,7 +10,7 @@ import {
   startApiProcess,
   type ApiProcess,
 } from './support/app-process';
-import { billingSettled } from './support/billing';
+import { billingSettled, newestFirst } from './support/billing';
 import { byUsername, caseAt } from './support/case-road';
 import { createTestDatabase, keepInUse } from './support/database';
 import { sql } from './support/helpers';
@@ -117,5 +117,19 @@ describe('invoice and credit note numbers from two API processes', () => {
     const earlier = before.flatMap((invoice) => invoice.creditNotes.map((note) => note.number));
     for (const sequences of sequencesByYear([...earlier, ...issued]).values())
       expect(sequences).toEqual(sequences.map((_, index) => index + 1));
+
+    // Both processes had listed the invoices before the credits; each lists them now as they are,
+    // the credits drawn through the other process included, in the one order.
+    const [listA, listB] = (await Promise.all([a.admin.get('/invoices'), b.admin.get('/invoices')])).map(
+      (answer) => answer.body as Invoice[],
+    );
+    expect(listA).toEqual(listB);
+    expect(listA.map((invoice) => invoice.number)).toEqual(
+      [...listA].sort(newestFirst).map((item) => item.number),
+    );
+    const credited = listA.flatMap((invoice) => invoice.creditNotes.map((note) => note.number));
+    expect(credited).toEqual(expect.arrayContaining(issued));
+    for (const invoice of listA.filter((item) => ids.includes(item.caseId)))
+      expect(invoice.balance).toBe(invoice.total - invoice.paid - invoice.credited);
   }, 240_000);
 });

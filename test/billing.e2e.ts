@@ -1,7 +1,8 @@
 import { agingOf, BILLING_TEXTS, type Invoice } from '@alignerflow/domain';
 import { BillingClock } from '../backend/src/billing/billing-clock';
 import { caseAt, walkCase, byUsername } from './support/case-road';
-import { billingSettled, invoicesOf } from './support/billing';
+import { billingSettled, invoicesOf, newestFirst } from './support/billing';
+import { sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -209,6 +210,39 @@ describe('billing', () => {
     expect(after.body).toHaveLength(first.body.length);
     const leeAfter: Invoice[] = (await drLee.get('/invoices')).body;
     expect(leeAfter.find((item) => item.number === invoice.number)!.balance).toBe(30_000 - 100);
+  });
+
+  it('lists newest first, the higher number first among invoices of one moment, also after a change', async () => {
+    const [older] = (await shipped(100)).invoices;
+    const numbers: string[] = [];
+    for (const price of [110, 120, 130]) numbers.push((await shipped(price)).invoices[0].number);
+    // One group commit can ship several cases: their invoices are issued at the same moment.
+    const moment = new Date().toISOString();
+    await sql(
+      lab.databaseUrl,
+      `UPDATE invoice_view SET issued_at = $1, data = jsonb_set(data, '{issuedAt}', to_jsonb($2::text))
+        WHERE number = ANY($3)`,
+      [moment, moment, numbers],
+    );
+    // A change the lists are read again after: a payment on an older invoice, which stays in place.
+    expect(
+      (await rep.post(`/invoices/${older.number}/payments`, { amount: 500, method: 'card' })).status,
+    ).toBe(200);
+    for (const [client, path] of [
+      [admin, '/invoices'],
+      [rep, '/invoices?doctor=dr.lee&status=open'],
+      [drLee, '/invoices'],
+    ] as const) {
+      const listed: Invoice[] = (await client.get(path)).body;
+      expect(listed.map((item) => item.number)).toEqual(
+        [...listed].sort(newestFirst).map((item) => item.number),
+      );
+      expect(listed.slice(0, 4).map((item) => item.number)).toEqual(
+        [...numbers].reverse().concat(older.number),
+      );
+      expect(listed[1].issuedAt).toBe(moment);
+      expect(listed[3]).toMatchObject({ number: older.number, balance: 10_000 - 500 });
+    }
   });
 
   it('statements add up, and another doctor’s is 404', async () => {

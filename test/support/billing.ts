@@ -25,3 +25,8 @@ export async function invoicesOf(client: ApiClient, caseId: string): Promise<Inv
     throw new Error(`GET /invoices: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
+
+/** api.md's order of GET /invoices: newest first; of invoices issued at one moment, the higher number first. */
+export function newestFirst(x: Invoice, y: Invoice): number {
+  return y.issuedAt.localeCompare(x.issuedAt) || (y.number < x.number ? -1 : y.number > x.number ? 1 : 0);
+}

@@ -16,6 +16,7 @@ import { DataSource, type QueryRunner } from 'typeorm';
 import { CaseListCache, type ListVersion } from '../cases/case-list-cache.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
 import { LogListener } from '../event-store/log-listener.js';
+import { InvoiceTexts } from './invoice-texts.js';
 
 type Db = Pick<DataSource, 'query'> | QueryRunner;
 
@@ -45,6 +46,7 @@ const INVOICE_VIEW_SHAPE = `SELECT count(*) || '-' || coalesce(max(xmin::text::b
 export class BillingStore implements OnModuleDestroy {
   /** The JSON of each list asked for, kept until the next committed event (as GET /cases). */
   private readonly lists: CaseListCache;
+  private readonly texts: InvoiceTexts;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -52,6 +54,7 @@ export class BillingStore implements OnModuleDestroy {
     log: LogListener,
   ) {
     this.lists = new CaseListCache(dataSource, log, INVOICE_VIEW_SHAPE);
+    this.texts = new InvoiceTexts(dataSource);
   }
 
   onModuleDestroy(): void {
@@ -127,28 +130,12 @@ export class BillingStore implements OnModuleDestroy {
   }
 
   /**
-   * The same list as one JSON text built by PostgreSQL: a lab's whole invoice list is sent as it
-   * is stored, without parsing and serialising every invoice in this process. The texts come in
-   * the index's order from the subquery, rather than through an ordered aggregate, whose own sort
-   * carries every document and spills megabytes to disk at the default work_mem.
-   */
-  async listJson(filter: InvoiceFilter): Promise<string> {
-    const { where, params } = whereOf(filter);
-    const [{ json }]: { json: string }[] = await this.dataSource.query(
-      `SELECT '[' || coalesce(string_agg(doc, ','), '') || ']' AS json
-         FROM (SELECT doc FROM invoice_view ${where} ORDER BY issued_at DESC, number DESC) ordered`,
-      params,
-    );
-    return json;
-  }
-
-  /**
-   * GET /invoices as it is sent: its ETag, and its JSON built once per change of the log. A lab's
-   * whole list is megabytes that PostgreSQL sorts and joins on every build; the screens ask for
-   * it again and again between two changes.
+   * GET /invoices as it is sent: its ETag, and its JSON built once per change of the log from the
+   * invoices' stored texts, of which only the changed ones are read again (invoice-texts.ts).
    */
   listVersion(filter: InvoiceFilter): Promise<ListVersion> {
-    return this.lists.version(JSON.stringify(filter), () => this.listJson(filter));
+    const { where, params } = whereOf(filter);
+    return this.lists.version(JSON.stringify(filter), () => this.texts.list(where, params));
   }
 
   async byNumber(number: string): Promise<Invoice | undefined> {

@@ -59,8 +59,8 @@ export class CaseListCache {
     private readonly shapeSql = CASE_VIEW_SHAPE,
   ) {}
 
-  /** The current version of a scope's list; `load` reads it (as JSON text) when not cached. */
-  async version(scope: string, load: () => Promise<string>): Promise<ListVersion> {
+  /** The current version of a scope's list; `load` reads it (as JSON, text or UTF-8) when not cached. */
+  async version(scope: string, load: () => Promise<string | Buffer>): Promise<ListVersion> {
     // Subscribed at the first read, not at construction: an app whose start fails before it
     // serves anything must leave no connection behind.
     this.unsubscribe ??= this.log.subscribe({
@@ -85,7 +85,11 @@ export class CaseListCache {
     clearInterval(this.shapeTimer);
   }
 
-  private body(scope: string, generation: number, load: () => Promise<string>): Promise<SerialisedBody> {
+  private body(
+    scope: string,
+    generation: number,
+    load: () => Promise<string | Buffer>,
+  ): Promise<SerialisedBody> {
     const cached = this.bodies.get(scope);
     if (cached?.generation === generation) return cached.body;
     // Read after `generation` was taken: the text holds at least every change announced before it.
@@ -117,8 +121,8 @@ export class CaseListCache {
   }
 }
 
-async function serialised(text: string): Promise<SerialisedBody> {
-  const json = Buffer.from(text);
+async function serialised(text: string | Buffer): Promise<SerialisedBody> {
+  const json = typeof text === 'string' ? Buffer.from(text) : text;
   let gzipped: Promise<Buffer> | undefined;
   return { json, gzipped: () => (gzipped ??= gzipAsync(json, { level: GZIP_LEVEL })) };
 }

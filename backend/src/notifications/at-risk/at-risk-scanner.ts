@@ -50,9 +50,10 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * One scan as of `now`: the ids of the cases alerted, or null when another process is scanning.
-   * Public for tests, which move the clock.
+   * Public for tests, which move the clock. Without `now`, cases are scanned as of the real time
+   * and invoices as of billing's clock (billing-clock.ts, which tests may set).
    */
-  scan(now: Date = new Date()): Promise<string[] | null> {
+  scan(now?: Date): Promise<string[] | null> {
     const run = (this.running ?? Promise.resolve(null)).catch(() => null).then(() => this.scanOnce(now));
     this.running = run;
     return run;
@@ -68,14 +69,14 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async scanOnce(now: Date): Promise<string[] | null> {
+  private async scanOnce(now: Date | undefined): Promise<string[] | null> {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
       const [{ ok }] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [SCAN_LOCK_ID]);
       if (!ok) return null;
       try {
-        const alerted = await this.alertAll(now, runner);
+        const alerted = await this.alertAll(now ?? new Date(), runner);
         // Overdue invoices' reminders go out with the scan (billing/billing-reminders.ts).
         await this.reminders.scan(now);
         return alerted;

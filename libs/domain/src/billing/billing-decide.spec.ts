@@ -166,6 +166,7 @@ describe('the reminder', () => {
             at: '2026-04-08T10:00:00.000Z',
             number: 'INV-2026-00001',
             caseId: 'CA-2026-123',
+            patientInitials: 'J.D.',
             doctorUsername: 'dr.lee',
             balance: 119129,
             currency: 'USD',
@@ -239,6 +240,7 @@ describe('the reminder’s alert', () => {
       at: '2026-04-08T10:00:00.000Z',
       number: 'INV-2026-00001',
       caseId: 'CA-2026-123',
+      patientInitials: 'J.D.',
       doctorUsername: 'dr.lee',
       balance: 119129,
       currency: 'USD',
@@ -251,9 +253,14 @@ describe('the reminder’s alert', () => {
         doctor: 'dr.lee',
         caseId: 'CA-2026-123',
         title: 'Invoice INV-2026-00001 is overdue',
-        body: 'Invoice INV-2026-00001 was due on 2026-04-01; $1,191.29 is still open.',
+        body: 'Invoice INV-2026-00001 for J.D. was due on 2026-04-01; $1,191.29 is still open.',
       },
     ]);
+    // A reminder recorded before reminders carried the initials reads as it did.
+    const { patientInitials: _initials, ...older } = data;
+    expect(invoiceAlertsFor('InvoiceReminderSent', older)[0].body).toBe(
+      'Invoice INV-2026-00001 was due on 2026-04-01; $1,191.29 is still open.',
+    );
     expect(invoiceAlertsFor('PaymentRecorded', data)).toEqual([]);
   });
 });

@@ -61,10 +61,10 @@ export function decideInvoice(command: InvoiceCommand, state: Invoice | null, ac
     case 'SendReminder': {
       if (!state || !reminderDue(state, new Date(command.at)))
         return reject('conflict', BILLING_TEXTS.notDueForReminder);
-      const { number, caseId, doctorUsername, balance, currency, dueAt } = state;
+      const { number, caseId, patientInitials, doctorUsername, balance, currency, dueAt } = state;
       return accept({
         type: 'InvoiceReminderSent',
-        data: { at: command.at, number, caseId, doctorUsername, balance, currency, dueAt },
+        data: { at: command.at, number, caseId, patientInitials, doctorUsername, balance, currency, dueAt },
       });
     }
   }

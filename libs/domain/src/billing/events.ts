@@ -45,6 +45,8 @@ export interface InvoiceReminderData {
   at: string;
   number: string;
   caseId: string;
+  /** The patient as the message may name them outside the lab; absent in reminders sent before. */
+  patientInitials?: string;
   doctorUsername: string;
   balance: number;
   currency: string;

@@ -6,6 +6,8 @@ import { BILLING_TEXTS } from './texts.js';
 /**
  * Whom an invoice event alerts: the overdue reminder goes to the invoice's doctor (push and
  * email, through the notification dispatcher like every alert); nothing else of billing alerts.
+ * It leaves the lab by email and FCM, so it names the patient by initials only and carries no
+ * text a user wrote (a payment's reference, a credit note's reason).
  */
 export function invoiceAlertsFor(type: string, data: unknown): Alert[] {
   if (type !== 'InvoiceReminderSent') return [];
@@ -22,6 +24,7 @@ export function invoiceAlertsFor(type: string, data: unknown): Alert[] {
         reminder.number,
         formatMoney(reminder.balance, reminder.currency),
         reminder.dueAt.slice(0, 10),
+        reminder.patientInitials,
       ),
     },
   ];

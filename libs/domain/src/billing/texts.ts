@@ -21,6 +21,6 @@ export const BILLING_TEXTS = {
   currencyInvalid: 'The currency must be an ISO 4217 code such as USD.',
   lineDescription: (caseId: string) => `Clear aligner treatment, case ${caseId}`,
   reminderTitle: (number: string) => `Invoice ${number} is overdue`,
-  reminderBody: (number: string, balance: string, dueDay: string) =>
-    `Invoice ${number} was due on ${dueDay}; ${balance} is still open.`,
+  reminderBody: (number: string, balance: string, dueDay: string, patientInitials?: string) =>
+    `Invoice ${number}${patientInitials ? ` for ${patientInitials}` : ''} was due on ${dueDay}; ${balance} is still open.`,
 } as const;
