@@ -30,7 +30,7 @@ async function allSealed(timeoutMs = 30_000): Promise<number> {
     async () => {
       const [row] = await sql(
         lab.databaseUrl,
-        `SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM audit_seals) AS seals`,
+        `SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM audit_chain) AS seals`,
       );
       events = row.events;
       return row.events === row.seals;
@@ -98,7 +98,7 @@ describe('sealing', () => {
     const [last] = (await positionsOf(item.id)).slice(-1);
     await eventually(
       async () =>
-        (await sql(lab.databaseUrl, 'SELECT 1 FROM audit_seals WHERE global_position = $1', [last]))
+        (await sql(lab.databaseUrl, 'SELECT 1 FROM audit_chain WHERE global_position = $1', [last]))
           .length === 1,
       SEAL_BOUND_MS - (Date.now() - answeredAt),
       'the note to be sealed',
@@ -188,7 +188,7 @@ describe('GET /audit/verify', () => {
     });
     const [head] = await sql(
       lab.databaseUrl,
-      `SELECT encode(chain_hash, 'hex') AS hash FROM audit_seals ORDER BY seq DESC LIMIT 1`,
+      `SELECT encode(chain_hash, 'hex') AS hash FROM audit_chain ORDER BY seq DESC LIMIT 1`,
     );
     expect(answer.headHash).toBe(head.hash);
   });
@@ -325,7 +325,7 @@ describe('npm run verify-log', () => {
 
     const [{ position }] = await sql(
       lab.databaseUrl,
-      `SELECT global_position::text AS position FROM audit_seals WHERE seq = 2`,
+      `SELECT global_position::text AS position FROM audit_chain WHERE seq = 2`,
     );
     const original = await eventAt(position);
     await tamper(`UPDATE events SET data = '{"rewritten": true}' WHERE global_position = $1`, [position]);
