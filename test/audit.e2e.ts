@@ -320,7 +320,14 @@ describe('npm run verify-log', () => {
     const events = await allSealed();
     expect(await run()).toEqual({
       code: 0,
-      answer: { ok: true, events, firstBroken: null, headHash: expect.any(String) },
+      // The access log's chain is checked too (test/access-log.e2e.ts).
+      answer: {
+        ok: true,
+        events,
+        firstBroken: null,
+        headHash: expect.any(String),
+        accessLog: { ok: true, entries: expect.any(Number), firstBroken: null },
+      },
     });
 
     const [{ position }] = await sql(
@@ -333,6 +340,31 @@ describe('npm run verify-log', () => {
       expect(await run()).toMatchObject({ code: 1, answer: { ok: false, events, firstBroken: position } });
     } finally {
       await tamper('UPDATE events SET data = $2 WHERE global_position = $1', [position, original.data]);
+    }
+
+    // A changed access log entry breaks the run as well: the access log's chain is checked too.
+    await admin.get('/backup');
+    const [entry] = await eventually(
+      async () =>
+        (await sql(lab.databaseUrl, 'SELECT seq::text, detail FROM access_log ORDER BY seq LIMIT 1')).length >
+        0,
+      5000,
+      'an access log entry',
+    ).then(() => sql(lab.databaseUrl, 'SELECT seq::text, detail FROM access_log ORDER BY seq LIMIT 1'));
+    await attacker.query('BEGIN');
+    await attacker.query('SET LOCAL session_replication_role = replica');
+    await attacker.query(`UPDATE access_log SET detail = 'nothing' WHERE seq = $1`, [entry.seq]);
+    await attacker.query('COMMIT');
+    try {
+      expect(await run()).toMatchObject({
+        code: 1,
+        answer: { ok: true, accessLog: { ok: false, firstBroken: entry.seq } },
+      });
+    } finally {
+      await attacker.query('BEGIN');
+      await attacker.query('SET LOCAL session_replication_role = replica');
+      await attacker.query('UPDATE access_log SET detail = $2 WHERE seq = $1', [entry.seq, entry.detail]);
+      await attacker.query('COMMIT');
     }
   }, 60_000);
 });

@@ -41,7 +41,7 @@ interface SealHead {
 }
 
 /**
- * Seals every event into the hash chain of `audit_seals`, in the log's commit-safe order (see
+ * Seals and signs every event into the hash chain of `audit_chain`, in the log's commit-safe order (see
  * README.md). A leader loop like the notification dispatcher (event-store/leader-loop.ts): only
  * the process holding the lock seals, with the lock's connection. Its checkpoint is the last seal
  * itself. An event is sealed well within 5 s of its commit unless an older transaction on the

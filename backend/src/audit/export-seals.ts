@@ -12,7 +12,7 @@ export interface StoredRow {
   head: string;
   data?: string;
   dataSha256: string;
-  chainHash: string | null;
+  chain: string | null;
   /** Base64 Ed25519 signature of the seal. */
   signature: string | null;
 }
@@ -41,7 +41,7 @@ export async function storedRowsOf(db: Queryable, positions: string[]): Promise<
         head: row.head,
         data: row.data,
         dataSha256: sha256Hex(row.data),
-        chainHash: row.chain_hash?.toString('hex') ?? null,
+        chain: row.chain_hash?.toString('hex') ?? null,
         signature: row.signature?.toString('base64') ?? null,
       },
     ]),

@@ -98,7 +98,7 @@ export async function verifyExport(
     if (!text.trim()) continue;
     const line = JSON.parse(text) as ExportLine;
     const stored = line.stored;
-    if (!stored || stored.seq === null || !stored.chainHash || !stored.signature) {
+    if (!stored || stored.seq === null || !stored.chain || !stored.signature) {
       firstUnsealed ??= line.position;
       unsealed++;
       continue;
@@ -106,7 +106,7 @@ export async function verifyExport(
     if (firstUnsealed !== null)
       return broken(firstUnsealed, 'An event without a seal lies before sealed events: it was inserted.');
     const seq = result.events + 1;
-    const chain = Buffer.from(stored.chainHash, 'hex');
+    const chain = Buffer.from(stored.chain, 'hex');
     const checked = {
       seq: stored.seq,
       position: line.position,
@@ -129,12 +129,12 @@ export async function verifyExport(
       );
     window.push(checked);
     result.events = seq;
-    result.headHash = stored.chainHash;
+    result.headHash = stored.chain;
     lastPosition = line.position;
     seen.add(line.position);
     const checkpoint = signed.get(line.position);
     if (checkpoint) {
-      if (checkpoint.headHash !== stored.chainHash)
+      if (checkpoint.headHash !== stored.chain)
         return brokenInWindow(
           window,
           key,
