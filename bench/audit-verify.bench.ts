@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { generateKeyPairSync } from 'node:crypto';
 import { Client } from 'pg';
 import { sealNext } from '../backend/src/audit/audit-sealer';
 import { buildBackend, BUILD_TIMEOUT_MS } from '../test/support/app-process';
@@ -9,6 +10,9 @@ import { createTestDatabase } from '../test/support/database';
 import { thousands } from './support/load';
 import { recordFigure } from './support/report';
 import { fillLog } from './support/synthetic-log';
+
+/** The sealer signs every seal; any Ed25519 key does for a measurement. */
+const SEAL_KEY = generateKeyPairSync('ed25519').privateKey;
 
 /**
  * Tamper evidence over a synthetic 1M-event log (bench/support/synthetic-log.ts): how fast the
@@ -19,7 +23,7 @@ import { fillLog } from './support/synthetic-log';
  */
 const BENCH = 'bench/audit-verify.bench.ts';
 const EVENTS = 1_000_000;
-const TARGET = 100_000;
+const TARGET = 250_000;
 const ROOT = join(__dirname, '..');
 const TIME = '/usr/bin/time';
 
@@ -55,11 +59,15 @@ describe('tamper evidence', () => {
 
       const sealStarted = performance.now();
       let sealed = 0;
-      for (let batch = await sealNext(client, 10_000); batch > 0; batch = await sealNext(client, 10_000))
+      for (
+        let batch = await sealNext(client, 10_000, SEAL_KEY);
+        batch > 0;
+        batch = await sealNext(client, 10_000, SEAL_KEY)
+      )
         sealed += batch;
       const sealSeconds = (performance.now() - sealStarted) / 1000;
       expect(sealed).toBe(EVENTS);
-      await client.query('VACUUM (ANALYZE) audit_seals');
+      await client.query('VACUUM (ANALYZE) audit_chain');
       recordFigure({
         id: 'audit-seal-1m',
         figure: `Sealing a backlog of ${thousands(EVENTS)} events (batches of 10,000, as after a restore)`,
@@ -78,7 +86,7 @@ describe('tamper evidence', () => {
         id: 'audit-verify-1m',
         figure: `Verifying the hash chain of a ${thousands(EVENTS)}-event log (npm run verify-log)`,
         measured: `${thousands(rate)} events/s (${(ms / 1000).toFixed(1)} s${cpu})`,
-        target: '≥ 100,000 events/s',
+        target: '≥ 250,000 events/s',
         met: rate >= TARGET,
         bench: BENCH,
       });

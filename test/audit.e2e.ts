@@ -30,7 +30,7 @@ async function allSealed(timeoutMs = 30_000): Promise<number> {
     async () => {
       const [row] = await sql(
         lab.databaseUrl,
-        `SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM audit_seals) AS seals`,
+        `SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM audit_chain) AS seals`,
       );
       events = row.events;
       return row.events === row.seals;
@@ -98,7 +98,7 @@ describe('sealing', () => {
     const [last] = (await positionsOf(item.id)).slice(-1);
     await eventually(
       async () =>
-        (await sql(lab.databaseUrl, 'SELECT 1 FROM audit_seals WHERE global_position = $1', [last]))
+        (await sql(lab.databaseUrl, 'SELECT 1 FROM audit_chain WHERE global_position = $1', [last]))
           .length === 1,
       SEAL_BOUND_MS - (Date.now() - answeredAt),
       'the note to be sealed',
@@ -188,7 +188,7 @@ describe('GET /audit/verify', () => {
     });
     const [head] = await sql(
       lab.databaseUrl,
-      `SELECT encode(chain_hash, 'hex') AS hash FROM audit_seals ORDER BY seq DESC LIMIT 1`,
+      `SELECT encode(chain_hash, 'hex') AS hash FROM audit_chain ORDER BY seq DESC LIMIT 1`,
     );
     expect(answer.headHash).toBe(head.hash);
   });
@@ -320,12 +320,19 @@ describe('npm run verify-log', () => {
     const events = await allSealed();
     expect(await run()).toEqual({
       code: 0,
-      answer: { ok: true, events, firstBroken: null, headHash: expect.any(String) },
+      // The access log's chain is checked too (test/access-log.e2e.ts).
+      answer: {
+        ok: true,
+        events,
+        firstBroken: null,
+        headHash: expect.any(String),
+        accessLog: { ok: true, entries: expect.any(Number), firstBroken: null },
+      },
     });
 
     const [{ position }] = await sql(
       lab.databaseUrl,
-      `SELECT global_position::text AS position FROM audit_seals WHERE seq = 2`,
+      `SELECT global_position::text AS position FROM audit_chain WHERE seq = 2`,
     );
     const original = await eventAt(position);
     await tamper(`UPDATE events SET data = '{"rewritten": true}' WHERE global_position = $1`, [position]);
@@ -333,6 +340,31 @@ describe('npm run verify-log', () => {
       expect(await run()).toMatchObject({ code: 1, answer: { ok: false, events, firstBroken: position } });
     } finally {
       await tamper('UPDATE events SET data = $2 WHERE global_position = $1', [position, original.data]);
+    }
+
+    // A changed access log entry breaks the run as well: the access log's chain is checked too.
+    await admin.get('/backup');
+    const [entry] = await eventually(
+      async () =>
+        (await sql(lab.databaseUrl, 'SELECT seq::text, detail FROM access_log ORDER BY seq LIMIT 1')).length >
+        0,
+      5000,
+      'an access log entry',
+    ).then(() => sql(lab.databaseUrl, 'SELECT seq::text, detail FROM access_log ORDER BY seq LIMIT 1'));
+    await attacker.query('BEGIN');
+    await attacker.query('SET LOCAL session_replication_role = replica');
+    await attacker.query(`UPDATE access_log SET detail = 'nothing' WHERE seq = $1`, [entry.seq]);
+    await attacker.query('COMMIT');
+    try {
+      expect(await run()).toMatchObject({
+        code: 1,
+        answer: { ok: true, accessLog: { ok: false, firstBroken: entry.seq } },
+      });
+    } finally {
+      await attacker.query('BEGIN');
+      await attacker.query('SET LOCAL session_replication_role = replica');
+      await attacker.query('UPDATE access_log SET detail = $2 WHERE seq = $1', [entry.seq, entry.detail]);
+      await attacker.query('COMMIT');
     }
   }, 60_000);
 });

@@ -37,7 +37,7 @@ async function startEmbeddedServer(reason: string): Promise<void> {
   // mkdtemp makes it 0700; as root, PostgreSQL runs as user "postgres" and must be able to enter it.
   await chmod(dataDir, 0o755);
   try {
-    const { url, stop } = await resolveDatabaseUrl({ databaseUrl: undefined, dataDir });
+    const { ownerUrl: url, stop } = await resolveDatabaseUrl({ databaseUrl: undefined, dataDir });
     // Workers are forked after global setup and inherit this.
     process.env.TEST_DATABASE_URL = withDatabase(url, 'postgres');
     (globalThis as Record<string, unknown>)[EMBEDDED_SERVER_KEY] = {

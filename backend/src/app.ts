@@ -9,6 +9,7 @@ import { AppModule } from './app.module.js';
 import { jsonBodyLimitedBy } from './common/body-parsers.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
+import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
 import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { SeedService } from './seed/seed.service.js';
@@ -27,6 +28,8 @@ import { requestContext } from './logging/request-context.middleware.js';
 export interface CreateAppOptions {
   config: AppConfig;
   databaseUrl: string;
+  /** The schema owner's URL (DATABASE_OWNER_URL, the embedded database's): migrations run as it. */
+  ownerUrl?: string;
   logger?: LoggerService | false;
   /** Where the built SPA lives; defaults to frontend/dist of this checkout. */
   spaDir?: string;
@@ -36,7 +39,10 @@ export interface CreateAppOptions {
 export async function createApp(options: CreateAppOptions): Promise<INestApplication> {
   const { config, databaseUrl } = options;
   const rootLogger = createRootLogger(config.logLevel);
-  await runMigrations(databaseUrl, undefined, config.migrationsDir);
+  const ownerUrl = options.ownerUrl ?? config.databaseOwnerUrl ?? databaseUrl;
+  // As the owner: the migrations, then the app role's rights over what they made.
+  await runMigrations(ownerUrl, undefined, config.migrationsDir);
+  await grantAppRole(ownerUrl, databaseUrl);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
     bodyParser: false,
     logger: options.logger ?? new PinoLogger(rootLogger),

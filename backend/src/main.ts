@@ -17,7 +17,7 @@ async function bootstrap(): Promise<void> {
   const logger = new Logger('AlignerFlow');
   if (config.processRole === 'worker') return runWorkerProcess(config);
   const database = await resolveDatabaseUrl(config, (message) => logger.log(message));
-  const app = await createApp({ config, databaseUrl: database.url });
+  const app = await createApp({ config, databaseUrl: database.url, ownerUrl: database.ownerUrl });
   await app.listen(config.port, config.host);
   logger.log(`AlignerFlow is listening on http://localhost:${config.port}${config.basePath}`);
   if (config.demoData)

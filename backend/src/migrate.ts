@@ -4,6 +4,7 @@
  */
 import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
+import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
 
 async function main(): Promise<void> {
@@ -11,7 +12,8 @@ async function main(): Promise<void> {
   const settings = loadDatabaseSettings();
   const database = await resolveDatabaseUrl(settings, log);
   try {
-    const applied = await runMigrations(database.url, log, settings.migrationsDir);
+    const applied = await runMigrations(database.ownerUrl, log, settings.migrationsDir);
+    await grantAppRole(database.ownerUrl, database.url, log);
     console.log(applied.length === 0 ? 'Database is up to date.' : `Applied ${applied.length} migration(s).`);
   } finally {
     await database.stop();

@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
+import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
 import { createEventStore } from './event-store/event-store.module.js';
 import { describe } from './rebuild/projection-rebuild.service.js';
@@ -22,7 +23,8 @@ async function main(): Promise<void> {
   const database = await resolveDatabaseUrl(settings, log);
   let dataSource: DataSource | undefined;
   try {
-    await runMigrations(database.url, log, settings.migrationsDir);
+    await runMigrations(database.ownerUrl, log, settings.migrationsDir);
+    await grantAppRole(database.ownerUrl, database.url, log);
     dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 5 }).initialize();
     let lastLog = 0;
     const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource)).run({

@@ -1,4 +1,5 @@
 import {
+  Inject,
   Injectable,
   Logger,
   Optional,
@@ -9,7 +10,19 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.js';
 import { LogListener } from '../event-store/log-listener.js';
-import { chainHash, EVENT_HASH_SQL, GENESIS } from './audit-chain.js';
+import type { KeyObject } from 'node:crypto';
+import { Clock } from '../common/clock.js';
+import {
+  chainHash,
+  checkpointMessage,
+  EVENT_HEAD_SQL,
+  eventHash,
+  GENESIS,
+  sealMessage,
+  sha256Hex,
+  signMessage,
+} from './audit-chain.js';
+import { AUDIT_KEY, type SigningKey } from './signing-key.js';
 
 /** Arbitrary but fixed: every process of one database contends for the same lock. */
 const SEALER_LOCK_ID = '7240913350164081012';
@@ -23,10 +36,12 @@ interface SealHead {
   transactionId: string;
   position: string;
   chainHash: Buffer;
+  checkpointSeq: number;
+  checkpointAt: number;
 }
 
 /**
- * Seals every event into the hash chain of `audit_seals`, in the log's commit-safe order (see
+ * Seals and signs every event into the hash chain of `audit_chain`, in the log's commit-safe order (see
  * README.md). A leader loop like the notification dispatcher (event-store/leader-loop.ts): only
  * the process holding the lock seals, with the lock's connection. Its checkpoint is the last seal
  * itself. An event is sealed well within 5 s of its commit unless an older transaction on the
@@ -36,7 +51,12 @@ interface SealHead {
 export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly loop: LeaderLoop;
 
-  constructor(dataSource: DataSource, @Optional() listener?: LogListener) {
+  constructor(
+    dataSource: DataSource,
+    @Inject(AUDIT_KEY) private readonly key: SigningKey,
+    private readonly clock: Clock,
+    @Optional() listener?: LogListener,
+  ) {
     this.loop = new LeaderLoop(
       dataSource,
       listener,
@@ -88,19 +108,36 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   async sealOnce(): Promise<number | null> {
     const client = await this.loop.lead();
     if (!client) return null;
-    return sealNext(client, BATCH);
+    return sealNext(client, BATCH, this.key.privateKey, this.clock.now());
   }
 }
 
+/** The contract's bounds between two checkpoints (api.md, Signed history). */
+export const CHECKPOINT_EVERY_SEALS = 1000;
+export const CHECKPOINT_EVERY_MS = 10 * 60_000;
+
 /**
- * Seals up to `limit` commit-safe events after the last seal and returns how many. PostgreSQL
- * hashes each event where it lies; Node only chains the 32-byte hashes, then one statement writes
- * the batch. A second writer (there should be none: the lock) collides on `seq` and writes nothing.
+ * Seals up to `limit` commit-safe events after the last seal and returns how many. Node reads each
+ * row's canonical head and data text, hashes and chains them, and signs every seal; one statement
+ * writes the batch, and the checkpoints it crosses go in the same transaction. A second writer
+ * (there should be none: the lock) collides on `seq` and writes nothing.
  */
-export async function sealNext(client: Client, limit: number): Promise<number> {
+export async function sealNext(
+  client: Client,
+  limit: number,
+  key: KeyObject,
+  now = Date.now(),
+): Promise<number> {
   const head = await readHead(client);
-  const { rows } = await client.query<{ position: string; tx: string; stream_id: string; hash: Buffer }>(
-    `SELECT global_position::text AS position, transaction_id::text AS tx, stream_id, ${EVENT_HASH_SQL} AS hash
+  const { rows } = await client.query<{
+    position: string;
+    tx: string;
+    stream_id: string;
+    head: string;
+    data: string;
+  }>(
+    `SELECT global_position::text AS position, transaction_id::text AS tx, stream_id,
+            ${EVENT_HEAD_SQL} AS head, e.data::text AS data
        FROM events e
       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
@@ -108,33 +145,90 @@ export async function sealNext(client: Client, limit: number): Promise<number> {
       LIMIT $3`,
     [head?.transactionId ?? '0', head?.position ?? '0', limit],
   );
-  if (rows.length === 0) return 0;
+  const checkpoints: { seq: number; position: string; chain: Buffer }[] = [];
+  const seals = [];
   let previous = head?.chainHash ?? GENESIS;
-  const chain = rows.map((row) => (previous = chainHash(previous, row.hash)).toString('hex'));
-  await client.query(
-    `INSERT INTO audit_seals (seq, global_position, transaction_id, stream_id, event_hash, chain_hash)
-     SELECT $1::bigint + r.n, r.position, r.tx, r.stream_id, decode(r.hash, 'hex'), decode(r.chain, 'hex')
-       FROM unnest($2::bigint[], $3::xid8[], $4::text[], $5::text[], $6::text[])
-              WITH ORDINALITY AS r(position, tx, stream_id, hash, chain, n)`,
-    [
-      head?.seq ?? 0,
-      rows.map((row) => row.position),
-      rows.map((row) => row.tx),
-      rows.map((row) => row.stream_id),
-      rows.map((row) => row.hash.toString('hex')),
-      chain,
-    ],
-  );
-  return rows.length;
+  let seq = head?.seq ?? 0;
+  for (const row of rows) {
+    seq++;
+    previous = chainHash(previous, eventHash(row.head, sha256Hex(row.data)));
+    seals.push({
+      ...row,
+      seq,
+      chain: previous,
+      signature: signMessage(key, sealMessage(seq, row.position, previous)),
+    });
+    if (seq % CHECKPOINT_EVERY_SEALS === 0)
+      checkpoints.push({ seq, position: row.position, chain: previous });
+  }
+  const lastCheckpoint = checkpoints.at(-1)?.seq ?? head?.checkpointSeq ?? 0;
+  const lastCheckpointAt = checkpoints.length ? now : (head?.checkpointAt ?? -Infinity);
+  // The time bound: the seals since the last checkpoint get one once it is 10 minutes old (and the
+  // first seals get one at once).
+  if (seq > lastCheckpoint && now - lastCheckpointAt >= CHECKPOINT_EVERY_MS)
+    checkpoints.push(
+      seals.length
+        ? { seq, position: seals[seals.length - 1].position, chain: previous }
+        : { seq, position: head!.position, chain: head!.chainHash },
+    );
+  if (seals.length === 0 && checkpoints.length === 0) return 0;
+  await client.query('BEGIN');
+  try {
+    if (seals.length)
+      await client.query(
+        `INSERT INTO audit_chain (seq, global_position, transaction_id, stream_id, chain_hash, signature)
+         SELECT r.seq, r.position, r.tx, r.stream_id, decode(r.chain, 'hex'), decode(r.signature, 'hex')
+           FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::text[], $5::text[], $6::text[])
+                  AS r(seq, position, tx, stream_id, chain, signature)`,
+        [
+          seals.map((seal) => seal.seq),
+          seals.map((seal) => seal.position),
+          seals.map((seal) => seal.tx),
+          seals.map((seal) => seal.stream_id),
+          seals.map((seal) => seal.chain.toString('hex')),
+          seals.map((seal) => seal.signature.toString('hex')),
+        ],
+      );
+    for (const checkpoint of checkpoints) {
+      const at = new Date(now).toISOString();
+      const headHash = checkpoint.chain.toString('hex');
+      const signature = signMessage(key, checkpointMessage({ position: checkpoint.position, headHash, at }));
+      await client.query(
+        `INSERT INTO audit_checkpoints (seq, global_position, head_hash, at, signature) VALUES ($1, $2, $3, $4, $5)`,
+        [checkpoint.seq, checkpoint.position, checkpoint.chain, at, signature],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  return seals.length;
 }
 
 async function readHead(client: Client): Promise<SealHead | undefined> {
-  const { rows } = await client.query<{ seq: string; tx: string; position: string; chain_hash: Buffer }>(
-    `SELECT seq::text, transaction_id::text AS tx, global_position::text AS position, chain_hash
-       FROM audit_seals ORDER BY audit_seals.seq DESC LIMIT 1`,
+  const { rows } = await client.query<{
+    seq: string;
+    tx: string;
+    position: string;
+    chain_hash: Buffer;
+    checkpoint_seq: string | null;
+    checkpoint_at: Date | null;
+  }>(
+    `SELECT s.seq::text, s.transaction_id::text AS tx, s.global_position::text AS position, s.chain_hash,
+            c.seq::text AS checkpoint_seq, c.at AS checkpoint_at
+       FROM (SELECT * FROM audit_chain ORDER BY audit_chain.seq DESC LIMIT 1) s
+       LEFT JOIN (SELECT * FROM audit_checkpoints ORDER BY audit_checkpoints.seq DESC LIMIT 1) c ON true`,
   );
   const [row] = rows;
   return row
-    ? { seq: Number(row.seq), transactionId: row.tx, position: row.position, chainHash: row.chain_hash }
+    ? {
+        seq: Number(row.seq),
+        transactionId: row.tx,
+        position: row.position,
+        chainHash: row.chain_hash,
+        checkpointSeq: row.checkpoint_seq === null ? 0 : Number(row.checkpoint_seq),
+        checkpointAt: row.checkpoint_at?.getTime() ?? -Infinity,
+      }
     : undefined;
 }

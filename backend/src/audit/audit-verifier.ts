@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { CaseVerification } from '@alignerflow/domain';
-import { chainHash, EVENT_HASH_SQL, GENESIS, type VerifyResult } from './audit-chain.js';
+import { DATA_SHA256_SQL, EVENT_HEAD_SQL, GENESIS, type VerifyResult } from './audit-chain.js';
 
 /** What the verifier needs of a database: TypeORM's DataSource (a pool) fits. */
 export interface Queryable {
@@ -8,25 +8,24 @@ export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<any[]>;
 }
 
-/** Seals per query: one row of 64 bytes each comes back (~3 MB), so Node parses almost nothing. */
+/** Seals per query: one row of 64 bytes each comes back (~1.3 MB), so Node parses almost nothing. */
 const RANGE = 20_000;
 /** Ranges checked at once: PostgreSQL hashing one while Node chains another, on two cores. */
 const LANES = 2;
-/**
- * 32 zero bytes: the chain's start (GENESIS), and the stand-in for the hash of a sealed event
- * that is gone (no sha256 is all zeros).
- */
+/** 32 zero bytes: the stand-in for the hash of a sealed event that is gone (no sha256 is all zeros). */
 const ZERO_HASH_SQL = `'\\x${'00'.repeat(32)}'::bytea`;
+/** SQL: an event row `e`'s canonical text (audit-chain.ts, eventText). */
+const EVENT_TEXT_SQL = `${EVENT_HEAD_SQL} || E'\\n' || ${DATA_SHA256_SQL}`;
 
 /**
- * Checks the hash chain of `audit_seals` against the events (see README.md). Each range of seals
- * is checked from the chain_hash stored just before it, so ranges run in parallel; a break in an
- * earlier range is found by that range, and the first break wins.
+ * Checks the hash chain of `audit_chain` against the events as they are now (see README.md). Each
+ * range of seals is checked from the chain_hash stored just before it, so ranges run in parallel;
+ * a break in an earlier range is found by that range, and the first break wins.
  */
 export async function verifyLog(db: Queryable): Promise<VerifyResult> {
   const [head]: { seq: string; tx: string; position: string; chain_hash: Buffer }[] = await db.query(
     `SELECT seq::text, transaction_id::text AS tx, global_position::text AS position, chain_hash
-       FROM audit_seals ORDER BY audit_seals.seq DESC LIMIT 1`,
+       FROM audit_chain ORDER BY audit_chain.seq DESC LIMIT 1`,
   );
   if (!head) return { ok: true, events: 0, firstBroken: null, headHash: null };
   const last = Number(head.seq);
@@ -49,7 +48,7 @@ export async function verifyLog(db: Queryable): Promise<VerifyResult> {
   let firstBroken: string | null;
   if (firstBrokenSeq !== Infinity) {
     const [seal] = await db.query(
-      'SELECT global_position::text AS position FROM audit_seals WHERE seq = $1',
+      'SELECT global_position::text AS position FROM audit_chain WHERE seq = $1',
       [firstBrokenSeq],
     );
     firstBroken = seal.position;
@@ -61,22 +60,23 @@ export async function verifyLog(db: Queryable): Promise<VerifyResult> {
 
 /**
  * The seq of the first seal in [from, to] whose chain_hash is not sha256(the previous chain_hash ||
- * the hash of the event as it is now), or null. PostgreSQL returns the range as one bytea:
- * per seal, in seq order, the event's current hash and the seal's chain_hash.
+ * sha256 of the event's canonical text as it is now), or null. PostgreSQL returns the range as one
+ * bytea: per seal, in seq order, the hash of the event's canonical text (built-in functions only;
+ * zeros when the event is gone) and the seal's chain_hash, so Node parses almost nothing.
  */
 async function firstBreakIn(db: Queryable, from: number, to: number): Promise<number | null> {
   const [row]: { seals: number; pairs: Buffer | null; previous: Buffer | null }[] = await db.query(
     `SELECT count(*)::int AS seals,
             string_agg(coalesce(current.hash, ${ZERO_HASH_SQL}) || s.chain_hash, ''::bytea ORDER BY s.seq) AS pairs,
-            (SELECT chain_hash FROM audit_seals WHERE seq = $1::bigint - 1) AS previous
-       FROM audit_seals s
-       LEFT JOIN LATERAL (SELECT ${EVENT_HASH_SQL} AS hash FROM events e WHERE e.global_position = s.global_position)
-         AS current ON true
+            (SELECT chain_hash FROM audit_chain WHERE seq = $1::bigint - 1) AS previous
+       FROM audit_chain s
+       LEFT JOIN LATERAL (SELECT sha256(convert_to(${EVENT_TEXT_SQL}, 'UTF8')) AS hash FROM events e
+                           WHERE e.global_position = s.global_position) AS current ON true
       WHERE s.seq BETWEEN $1::bigint AND $2::bigint`,
     [from, to],
   );
-  // A seal is gone (seq has a gap): find where, seal by seal.
-  if (row.seals !== to - from + 1 || (from > 1 && !row.previous)) return firstBreakSealBySeal(db, from, to);
+  // A seal is gone (seq has a gap), or the one before the range: the first seal of the gap breaks.
+  if (row.seals !== to - from + 1 || (from > 1 && !row.previous)) return firstGapSeq(db, from, to);
   // previous chain_hash, then per seal its event's hash and its chain_hash: each seal's input,
   // sha256(previous chain_hash || event hash), is the 64 bytes just before its chain_hash.
   const chain = Buffer.concat([row.previous ?? GENESIS, row.pairs!]);
@@ -87,34 +87,15 @@ async function firstBreakIn(db: Queryable, from: number, to: number): Promise<nu
   return null;
 }
 
-/** The slow path for a range with missing seals: the first seal that does not follow its predecessor. */
-async function firstBreakSealBySeal(db: Queryable, from: number, to: number): Promise<number | null> {
-  const rows: { seq: string; hash: Buffer | null; chain_hash: Buffer }[] = await db.query(
-    `SELECT s.seq::text, ${EVENT_HASH_SQL} AS hash, s.chain_hash
-       FROM audit_seals s LEFT JOIN events e ON e.global_position = s.global_position
-      WHERE s.seq BETWEEN $1::bigint - 1 AND $2::bigint ORDER BY s.seq`,
+/** In a range with missing seals: the seq of the first seal whose predecessor is missing. */
+async function firstGapSeq(db: Queryable, from: number, to: number): Promise<number> {
+  const [row]: { seq: string }[] = await db.query(
+    `SELECT min(s.seq)::text AS seq FROM audit_chain s
+      WHERE s.seq BETWEEN $1::bigint AND $2::bigint AND s.seq > 1
+        AND NOT EXISTS (SELECT FROM audit_chain p WHERE p.seq = s.seq - 1)`,
     [from, to],
   );
-  let expectedSeq = from - 1;
-  let previous: Buffer | null = from === 1 ? GENESIS : null;
-  for (const row of rows) {
-    const seq = Number(row.seq);
-    if (seq === from - 1) {
-      previous = row.chain_hash;
-      expectedSeq = seq + 1;
-      continue;
-    }
-    if (
-      seq !== expectedSeq ||
-      !previous ||
-      !row.hash ||
-      !chainHash(previous, row.hash).equals(row.chain_hash)
-    )
-      return seq;
-    previous = row.chain_hash;
-    expectedSeq = seq + 1;
-  }
-  return null;
+  return row.seq === null ? from : Number(row.seq);
 }
 
 /**
@@ -136,7 +117,7 @@ async function firstUnsealedBehind(
   const [row]: { position: string }[] = await db.query(
     `SELECT e.global_position::text AS position FROM events e
       WHERE (e.transaction_id, e.global_position) <= ($1::xid8, $2::bigint)
-        AND NOT EXISTS (SELECT FROM audit_seals s WHERE s.global_position = e.global_position)
+        AND NOT EXISTS (SELECT FROM audit_chain s WHERE s.global_position = e.global_position)
       ORDER BY e.transaction_id, e.global_position LIMIT 1`,
     [head.tx, head.position],
   );
@@ -144,30 +125,29 @@ async function firstUnsealedBehind(
 }
 
 /**
- * One case's events against their seals, without walking the chain: each sealed event's hash,
- * and each of its seals' link to the seal before it. Cheap (the case's rows and as many seals),
+ * One case's events against their seals, without walking the chain: each of its seals must follow
+ * from the seal before it and the event as it is now. Cheap (the case's rows and as many seals),
  * it proves the case's own trail; only the whole-log check proves the rest of the chain.
  */
 export async function verifyCase(db: Queryable, caseId: string): Promise<CaseVerification> {
   const rows: {
     seq: string | null;
     position: string;
-    sealed_hash: Buffer | null;
     chain_hash: Buffer | null;
     previous: Buffer | null;
-    hash: Buffer | null;
+    text: string | null;
     behind_head: boolean | null;
   }[] = await db.query(
-    `WITH head AS (SELECT transaction_id, global_position FROM audit_seals ORDER BY audit_seals.seq DESC LIMIT 1),
+    `WITH head AS (SELECT transaction_id, global_position FROM audit_chain ORDER BY audit_chain.seq DESC LIMIT 1),
      sealed AS (
-       SELECT s.seq, s.global_position, s.event_hash, s.chain_hash,
+       SELECT s.seq, s.global_position, s.chain_hash,
               CASE WHEN s.seq = 1 THEN ${ZERO_HASH_SQL} ELSE p.chain_hash END AS previous
-         FROM audit_seals s LEFT JOIN audit_seals p ON p.seq = s.seq - 1
+         FROM audit_chain s LEFT JOIN audit_chain p ON p.seq = s.seq - 1
         WHERE s.stream_id = $1),
      current AS (
-       SELECT e.global_position, e.transaction_id, ${EVENT_HASH_SQL} AS hash FROM events e WHERE e.stream_id = $1)
+       SELECT e.global_position, e.transaction_id, ${EVENT_TEXT_SQL} AS text FROM events e WHERE e.stream_id = $1)
      SELECT sealed.seq::text, coalesce(sealed.global_position, current.global_position)::text AS position,
-            sealed.event_hash AS sealed_hash, sealed.chain_hash, sealed.previous, current.hash,
+            sealed.chain_hash, sealed.previous, current.text,
             (current.transaction_id, current.global_position)
               <= (SELECT transaction_id, global_position FROM head) AS behind_head
        FROM sealed FULL JOIN current ON current.global_position = sealed.global_position
@@ -189,10 +169,11 @@ export async function verifyCase(db: Queryable, caseId: string): Promise<CaseVer
     } else {
       events++;
       intact =
-        row.hash !== null &&
-        row.hash.equals(row.sealed_hash!) &&
+        row.text !== null &&
         row.previous !== null &&
-        chainHash(row.previous, row.sealed_hash!).equals(row.chain_hash!);
+        hash('sha256', Buffer.concat([row.previous, hash('sha256', row.text, 'buffer')]), 'buffer').equals(
+          row.chain_hash!,
+        );
     }
     if (!intact && firstBroken === null) firstBroken = row.position;
   }

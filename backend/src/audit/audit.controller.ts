@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Query } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Query } from '@nestjs/common';
 import {
   CASE_TEXTS,
   type AccessLogVerification,
@@ -6,10 +6,12 @@ import {
   type CaseVerification,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
-import { CurrentActor } from '../common/current-actor.js';
+import { CurrentActor, Public } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
-import type { VerifyResult } from './audit-chain.js';
+import type { Checkpoint, VerifyResult } from './audit-chain.js';
+import { readCheckpoints } from './audit-checkpoints.js';
+import { AUDIT_KEY, type SigningKey } from './signing-key.js';
 import { verifyCase, verifyLog } from './audit-verifier.js';
 import { verifyAccessLog } from '../access-log/access-log.chain.js';
 
@@ -18,7 +20,29 @@ const MANAGER_ONLY = 'Only a manager can verify the event log.';
 /** Tamper evidence (api.md, Security): Manager only, like the log's export. */
 @Controller('audit')
 export class AuditController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(AUDIT_KEY) private readonly key: SigningKey,
+  ) {}
+
+  /** The key that checks the seals' and checkpoints' signatures: public, like any public key. */
+  @Public()
+  @Get('public-key')
+  @Header('Content-Type', 'application/x-pem-file; charset=utf-8')
+  publicKey(): string {
+    return this.key.publicPem;
+  }
+
+  /** Signed heads of the chain after a global position, oldest first (README.md). */
+  @Get('checkpoints')
+  @Header('Cache-Control', 'no-store')
+  checkpoints(@CurrentActor() actor: Actor, @Query('after') after?: unknown): Promise<Checkpoint[]> {
+    requireCapability(actor, 'backup', MANAGER_ONLY);
+    const from = after === undefined || after === '' ? '0' : after;
+    if (typeof from !== 'string' || !/^\d{1,18}$/.test(from))
+      rejectWith('invalid', 'after must be a global position (a whole number).');
+    return readCheckpoints(this.dataSource, from);
+  }
 
   /** The whole chain; with `caseId`, only that case's events and their seals (README.md). */
   @Get('verify')

@@ -39,6 +39,7 @@ import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user
 import { applyReportRows } from '../reports/report-rows.projection.js';
 import { MaterialsBackup } from '../materials/materials-backup.js';
 import { BillingBackup } from '../billing/billing-backup.js';
+import { storedRowsOf, withStoredRow } from '../audit/export-seals.js';
 
 export const RESTORE_STREAM = 'system-restores';
 const EXPORT_BATCH = 5000;
@@ -309,7 +310,15 @@ export class BackupService {
         const events = await this.store.readAll(after, EXPORT_BATCH);
         if (closed) return;
         if (!events.length) break;
-        const lines = events.map((event) => JSON.stringify(exportLine(event))).join('\n') + '\n';
+        // Each line carries its row as stored and its seal, for the offline check (audit/README.md).
+        const stored = await storedRowsOf(
+          this.dataSource,
+          events.map((event) => event.position),
+        );
+        const lines =
+          events
+            .map((event) => JSON.stringify(withStoredRow(exportLine(event), stored.get(event.position))))
+            .join('\n') + '\n';
         if (!response.write(lines)) await drained(response);
         after = events[events.length - 1];
         if (events.length < EXPORT_BATCH) break;

@@ -116,6 +116,29 @@ describe('loadConfig: one reading of the whole environment', () => {
     ).toMatchObject({ host: '127.0.0.1', databasePoolSize: 5, logLevel: 'warn', migrationsDir: '/srv/m' });
   });
 
+  it('reads the owner role and the signing key, and refuses an owner without DATABASE_URL', () => {
+    const url = 'postgres://app@db/lab';
+    const owner = 'postgres://owner@db/lab';
+    expect(loadConfig({ DEMO_DATA: '1', DATABASE_URL: url })).toMatchObject({
+      databaseOwnerUrl: undefined,
+      auditSigningKey: undefined,
+    });
+    expect(
+      loadConfig({
+        DEMO_DATA: '1',
+        DATABASE_URL: url,
+        DATABASE_OWNER_URL: owner,
+        AUDIT_SIGNING_KEY: '/keys/audit.pem',
+      }),
+    ).toMatchObject({ databaseUrl: url, databaseOwnerUrl: owner, auditSigningKey: '/keys/audit.pem' });
+    expect(() => loadConfig({ DATABASE_OWNER_URL: owner })).toThrow(
+      'Invalid configuration: DATABASE_OWNER_URL needs DATABASE_URL (the embedded database sets up both roles itself)',
+    );
+    expect(() => loadConfig({ DEMO_DATA: '1', DATABASE_URL: url, DATABASE_OWNER_URL: 'mysql://x' })).toThrow(
+      'Invalid configuration: DATABASE_OWNER_URL must be a postgres:// URL',
+    );
+  });
+
   it('carries the live stream and notification settings read from the same environment', () => {
     const config = loadConfig({ LIVE_POLL_MS: '250', NOTIFICATIONS_CONCURRENCY: '8' });
     expect(config.live.pollMs).toBe(250);

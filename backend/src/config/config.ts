@@ -75,6 +75,13 @@ export interface DatabaseSettings {
   dataDir: string;
   /** MIGRATIONS_DIR: the SQL migrations, when not the repository's migrations/ folder. */
   migrationsDir: string | undefined;
+  /**
+   * DATABASE_OWNER_URL: the role that owns the schema. Migrations and start-up steps run as it,
+   * and the app connects with DATABASE_URL as a role that cannot rewrite events (README.md).
+   */
+  databaseOwnerUrl: string | undefined;
+  /** AUDIT_SIGNING_KEY: the Ed25519 private key (PEM file) seals are signed with; else DATA_DIR's. */
+  auditSigningKey: string | undefined;
 }
 
 /**
@@ -93,7 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath))
     fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
 
-  const { databaseUrl, dataDir, migrationsDir } = loadDatabaseSettings(env);
+  const { databaseUrl, dataDir, migrationsDir, databaseOwnerUrl, auditSigningKey } =
+    loadDatabaseSettings(env);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must be a redis:// URL');
 
@@ -147,6 +155,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl,
     dataDir,
     migrationsDir,
+    databaseOwnerUrl,
+    auditSigningKey,
     adminPassword,
     demoData,
     processRole,
@@ -179,7 +189,19 @@ export function loadDatabaseSettings(env: NodeJS.ProcessEnv = process.env): Data
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     fail('DATABASE_URL', 'must be a postgres:// URL');
   const migrationsDir = env.MIGRATIONS_DIR?.trim() ? resolve(env.MIGRATIONS_DIR.trim()) : undefined;
-  return { databaseUrl, dataDir: resolve(env.DATA_DIR?.trim() || './data'), migrationsDir };
+  const databaseOwnerUrl = env.DATABASE_OWNER_URL?.trim() || undefined;
+  if (databaseOwnerUrl && !/^postgres(ql)?:\/\//.test(databaseOwnerUrl))
+    fail('DATABASE_OWNER_URL', 'must be a postgres:// URL');
+  if (databaseOwnerUrl && !databaseUrl)
+    fail('DATABASE_OWNER_URL', 'needs DATABASE_URL (the embedded database sets up both roles itself)');
+  const auditSigningKey = env.AUDIT_SIGNING_KEY?.trim() ? resolve(env.AUDIT_SIGNING_KEY.trim()) : undefined;
+  return {
+    databaseUrl,
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    migrationsDir,
+    databaseOwnerUrl,
+    auditSigningKey,
+  };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

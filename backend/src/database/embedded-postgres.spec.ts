@@ -52,19 +52,23 @@ describe('resolveDatabaseUrl', () => {
   it('returns DATABASE_URL as is when set', async () => {
     const handle = await resolveDatabaseUrl({ databaseUrl: 'postgres://u:p@db:5432/x', dataDir });
     expect(handle.url).toBe('postgres://u:p@db:5432/x');
+    expect(handle.ownerUrl).toBe('postgres://u:p@db:5432/x');
     await handle.stop();
   });
 
   it('keeps data, port and password across a restart', async () => {
     const first = await start();
-    expect(first.url).toMatch(/^postgres:\/\/postgres:[0-9a-f]+@127\.0\.0\.1:\d+\/alignerflow$/);
-    await query(first.url, 'CREATE TABLE notes (text text); INSERT INTO notes VALUES ($$kept$$)');
+    expect(first.ownerUrl).toMatch(/^postgres:\/\/postgres:[0-9a-f]+@127\.0\.0\.1:\d+\/alignerflow$/);
+    // The app's own role, which may read and append events but not change them (app-role.ts).
+    expect(first.url).toMatch(/^postgres:\/\/alignerflow_app:[0-9a-f]+@127\.0\.0\.1:\d+\/alignerflow$/);
+    expect(await query(first.url, 'SELECT current_user AS role')).toEqual([{ role: 'alignerflow_app' }]);
+    await query(first.ownerUrl, 'CREATE TABLE notes (text text); INSERT INTO notes VALUES ($$kept$$)');
     await first.stop();
     expect(await stat(path.join(dataDir, 'postgres', 'postmaster.pid')).catch(() => null)).toBeNull();
 
     const second = await start();
-    expect(second.url).toBe(first.url);
-    expect(await query(second.url, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
+    expect(second.ownerUrl).toBe(first.ownerUrl);
+    expect(await query(second.ownerUrl, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
     expect(((await stat(path.join(dataDir, 'postgres.password'))).mode & 0o777).toString(8)).toBe('600');
     await second.stop();
   });
@@ -76,7 +80,7 @@ describe('resolveDatabaseUrl', () => {
     while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
 
     const recovered = await start();
-    expect(await query(recovered.url, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
+    expect(await query(recovered.ownerUrl, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
     // The dead server's handle must leave the new server alone.
     await crashed.stop();
     const newPid = await postmasterPid();
@@ -97,7 +101,7 @@ describe('resolveDatabaseUrl', () => {
     const fresh = await start();
     expect(alive(oldPid)).toBe(false);
     expect(await postmasterPid()).not.toBe(oldPid);
-    expect(await query(fresh.url, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
+    expect(await query(fresh.ownerUrl, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
     await fresh.stop();
     await orphaned.stop();
   });
@@ -106,7 +110,7 @@ describe('resolveDatabaseUrl', () => {
     const owner = await start();
     const pid = await postmasterPid();
     const guest = await start();
-    expect(guest.url).toBe(owner.url);
+    expect(guest.ownerUrl).toBe(owner.ownerUrl);
     await guest.stop();
     expect(alive(pid)).toBe(true);
     await owner.stop();
@@ -142,7 +146,7 @@ describe('resolveDatabaseUrl', () => {
           return handle;
         };
         const first = await open();
-        await query(first.url, 'CREATE TABLE notes (text text); INSERT INTO notes VALUES ($$kept$$)');
+        await query(first.ownerUrl, 'CREATE TABLE notes (text text); INSERT INTO notes VALUES ($$kept$$)');
         await first.stop();
 
         const home = (await readFile(path.join(inner, 'postgres.location'), 'utf8')).trim();
@@ -154,7 +158,7 @@ describe('resolveDatabaseUrl', () => {
         expect(await stat(path.join(inner, 'postgres')).catch(() => null)).toBeNull();
 
         const second = await open();
-        expect(await query(second.url, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
+        expect(await query(second.ownerUrl, 'SELECT text FROM notes')).toEqual([{ text: 'kept' }]);
         expect(said.filter((line) => line.includes('started on'))).toEqual([
           expect.stringContaining(`(data in ${home}/postgres)`),
           expect.stringContaining(`(data in ${home}/postgres)`),
@@ -167,7 +171,9 @@ describe('resolveDatabaseUrl', () => {
         expect(said.join('\n')).toContain(
           `${home}, named in ${path.join(inner, 'postgres.location')}, is gone`,
         );
-        expect(await query(third.url, "SELECT to_regclass('notes') AS notes")).toEqual([{ notes: null }]);
+        expect(await query(third.ownerUrl, "SELECT to_regclass('notes') AS notes")).toEqual([
+          { notes: null },
+        ]);
         await third.stop();
       },
     );
@@ -203,7 +209,7 @@ describe('resolveDatabaseUrl', () => {
         },
       );
       handles.push(handle);
-      expect(await query(handle.url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(await query(handle.ownerUrl, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
       await handle.stop();
       const copied = said.find((line) => line.includes('copied the PostgreSQL binaries to'))!;
       expect(copied).toContain(`cannot enter ${locked()} (mode 700)`);

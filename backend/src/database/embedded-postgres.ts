@@ -29,7 +29,10 @@ import {
 export { binDir } from './postgres-user-access';
 
 export interface ResolvedDatabase {
+  /** The app's role: reads and appends to the history, cannot change it (database/app-role.ts). */
   url: string;
+  /** The schema's owner: migrations and start-up steps run as it. The same as `url` with one role. */
+  ownerUrl: string;
   /** Stops the embedded server if this call started it; a no-op otherwise. */
   stop: () => Promise<void>;
 }
@@ -58,7 +61,9 @@ const DATABASE = 'alignerflow';
  * Everything lives in DATA_DIR (default ./data), so data survives restarts:
  * - `postgres/`          the cluster (initialised once; `postgres/server.log` is its log),
  * - `postgres.port`      the port chosen on first start, reused afterwards,
- * - `postgres.password`  the generated password of user `postgres` (mode 0600),
+ * - `postgres.password`  the generated password of user `postgres` (mode 0600), who owns the schema,
+ * - `postgres.app-password` that of role `alignerflow_app`, whom the app connects as (it may read
+ *                        and append events, not change them: database/app-role.ts),
  * - `postgres.owner`     which process started the running server,
  * - `postgres.location`  only when the cluster lives elsewhere (see below): that place.
  * Started as root, PostgreSQL runs as user "postgres", who often cannot enter DATA_DIR or the
@@ -74,11 +79,17 @@ const DATABASE = 'alignerflow';
  * `PGPASSWORD=$(cat data/postgres.password) psql -h 127.0.0.1 -p $(cat data/postgres.port) -U postgres alignerflow`.
  */
 export async function resolveDatabaseUrl(
-  settings: Pick<DatabaseSettings, 'databaseUrl' | 'dataDir'>,
+  settings: Pick<DatabaseSettings, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<DatabaseSettings, 'databaseOwnerUrl'>>,
   log: Log = () => {},
   options: EmbeddedOptions = {},
 ): Promise<ResolvedDatabase> {
-  if (settings.databaseUrl) return { url: settings.databaseUrl, stop: async () => {} };
+  if (settings.databaseUrl)
+    return {
+      url: settings.databaseUrl,
+      ownerUrl: settings.databaseOwnerUrl ?? settings.databaseUrl,
+      stop: async () => {},
+    };
   if (process.platform === 'win32')
     throw new Error('Embedded PostgreSQL is not supported on Windows: set DATABASE_URL.');
 
@@ -99,6 +110,9 @@ export async function resolveDatabaseUrl(
   const password = await readOrCreate(path.join(dataDir, 'postgres.password'), async () =>
     randomBytes(18).toString('hex'),
   );
+  const appPassword = await readOrCreate(path.join(dataDir, 'postgres.app-password'), async () =>
+    randomBytes(18).toString('hex'),
+  );
   const portFile = path.join(dataDir, 'postgres.port');
   let port = Number(await readOrCreate(portFile, async () => String(await freePort())));
   if (!Number.isInteger(port) || port <= 0 || port > 65535)
@@ -115,8 +129,8 @@ export async function resolveDatabaseUrl(
     // Another live process of ours (e.g. the app while `migrate` runs) owns the server: share it.
     port = running.port;
     log(`using embedded PostgreSQL already running on port ${port} (pid ${running.pid})`);
-    await ensureDatabase(port, password);
-    return { url: databaseUrl(password, port), stop: async () => {} };
+    await ensureDatabase(port, password, appPassword);
+    return { ...urls(password, appPassword, port), stop: async () => {} };
   }
 
   const postmasterPid = await startServer(home, pgDir, bin, port, portFile, user);
@@ -140,19 +154,24 @@ export async function resolveDatabaseUrl(
     })());
 
   try {
-    await ensureDatabase(port, password);
+    await ensureDatabase(port, password, appPassword);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: databaseUrl(password, port), stop };
+  return { ...urls(password, appPassword, port), stop };
 }
 
-function databaseUrl(password: string, port: number): string {
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+/** The role the app connects as; user "postgres" owns the schema. */
+export const EMBEDDED_APP_ROLE = 'alignerflow_app';
+
+function urls(password: string, appPassword: string, port: number): { url: string; ownerUrl: string } {
+  const at = (user: string, secret: string) =>
+    `postgres://${user}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${DATABASE}`;
+  return { url: at(EMBEDDED_APP_ROLE, appPassword), ownerUrl: at('postgres', password) };
 }
 
-async function ensureDatabase(port: number, password: string): Promise<void> {
+async function ensureDatabase(port: number, password: string, appPassword: string): Promise<void> {
   const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'postgres' });
   await client.connect();
   try {
@@ -163,6 +182,12 @@ async function ensureDatabase(port: number, password: string): Promise<void> {
         if (err.code !== '42P04') throw err;
       });
     }
+    // Its rights are given after the migrations (database/app-role.ts).
+    await client.query(`CREATE ROLE ${EMBEDDED_APP_ROLE} LOGIN`).catch((err: { code?: string }) => {
+      // duplicate_object: it exists already (created by an earlier start or a sharing process).
+      if (err.code !== '42710') throw err;
+    });
+    await client.query(`ALTER ROLE ${EMBEDDED_APP_ROLE} PASSWORD '${appPassword}'`);
   } finally {
     await client.end();
   }

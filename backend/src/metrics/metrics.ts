@@ -126,7 +126,7 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
     const [row] = (await this.database.query(
       `SELECT (SELECT coalesce(max(global_position), 0) FROM events)::text AS head,
               (SELECT global_position FROM projection_checkpoints WHERE name = $1)::text AS notifications,
-              (SELECT global_position FROM audit_seals ORDER BY seq DESC LIMIT 1)::text AS audit`,
+              (SELECT global_position FROM audit_chain ORDER BY seq DESC LIMIT 1)::text AS audit`,
       [DISPATCHER_CHECKPOINT],
     )) as { head: string; notifications: string | null; audit: string | null }[];
     const head = BigInt(row.head);

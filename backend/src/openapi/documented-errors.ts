@@ -119,6 +119,10 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
   'post /restore': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
   'get /events/export': [{ status: 403, description: `Managers only. / ${STEP_UP}` }],
   'get /audit/verify': [{ status: 403, description: 'Managers only.' }],
+  'get /audit/checkpoints': [
+    { status: 400, description: 'after must be a global position (a whole number).' },
+    { status: 403, description: 'Managers only.' },
+  ],
   'get /reports/*': [
     { status: 400, description: 'from and to must be dates as YYYY-MM-DD, from on or before to.' },
     { status: 403, description: 'Reports are for managers.' },

@@ -316,7 +316,8 @@ export class ProjectionRebuilder {
       // The order commands take these locks in: a new case reserves its id in case_ids before it
       // appends, and its projection writes case_view after; a restore locks case_ids first too.
       await runner.query('LOCK TABLE case_ids IN EXCLUSIVE MODE');
-      await runner.query('LOCK TABLE events IN SHARE MODE');
+      // LOCK events IN SHARE MODE, as the schema's owner: the app's role may not (migration 047).
+      await runner.query('SELECT lock_events_for_swap()');
       const streams: { stream_id: string; events: number }[] = await runner.query(
         `SELECT stream_id, count(*)::int AS events FROM events
           WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint) GROUP BY stream_id`,
