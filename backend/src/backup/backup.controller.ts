@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import type { Actor, RestoreAnswer } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { AccessLogService } from '../access-log/access-log.service.js';
-import { StepUp } from '../auth/step-up/step-up.decorator.js';
+import { StepUp } from '../sessions/step-up.decorator.js';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
 import { requireCapability } from '../common/require-capability.js';
 import { BackupService } from './backup.service.js';

@@ -34,7 +34,7 @@ import {
   type RecordedEvent,
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
-import { isCommonPassword } from '../users/password-policy.js';
+import { isCommonPassword } from '../common/password-policy.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
 import { MaterialsBackup } from '../materials/materials-backup.js';

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { Actor, CaseFile } from '@alignerflow/domain';
+import { FILE_TEXTS, type Actor, type CaseFile } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { CurrentActor } from '../common/current-actor.js';
@@ -7,7 +7,6 @@ import { rejectWith } from '../common/domain-rejection.js';
 import { rm } from 'node:fs/promises';
 import { FilesService } from './files.service.js';
 import { UploadQuota } from './upload-quota.js';
-import { FILE_TEXTS } from './upload-claims.js';
 
 @Controller()
 export class FilesController {

@@ -18,6 +18,7 @@ export * from './case/history.js';
 export * from './backup/backup-file.js';
 export * from './permissions/roles.js';
 export * from './permissions/permissions.js';
+export * from './case/case-access.js';
 export * from './staging/staging.js';
 export * from './qr/qr.js';
 export * from './validation/validation.js';

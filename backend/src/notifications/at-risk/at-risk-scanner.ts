@@ -12,7 +12,7 @@ import { BillingReminders } from '../../billing/billing-reminders.js';
 import { CaseCommandService } from '../../cases/case-command.service.js';
 import { DomainRejection } from '../../common/domain-rejection.js';
 import { MaterialsStore } from '../../materials/materials.store.js';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config.js';
 
 /** Arbitrary but fixed: the processes of one database take turns scanning. */
 const SCAN_LOCK_ID = '7240913350164081005';
