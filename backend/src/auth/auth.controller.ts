@@ -32,7 +32,7 @@ import { LoginDto } from './auth.dto.js';
 import { SESSION_COOKIE } from '../sessions/session-token.js';
 import { SecondFactors } from './mfa/second-factors.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { addressGroup, clientAddress } from './sign-in/client-address.js';
+import { addressGroup, clientAddress } from '../common/client-address.js';
 import { KnownDevices } from './sign-in/known-devices.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { SignInThrottle } from './sign-in/sign-in-throttle.js';

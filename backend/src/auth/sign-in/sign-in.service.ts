@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '../../sessions/session-token.js';
 import { MfaTokens } from '../mfa/mfa-tokens.js';
 import { SecondFactors } from '../mfa/second-factors.js';
 import { SessionsService, type SessionOrigin } from '../../sessions/sessions.service.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress } from '../../common/client-address.js';
 import { KnownDevices } from './known-devices.js';
 import { NewSignInMail } from './new-sign-in-mail.js';
 
