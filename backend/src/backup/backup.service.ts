@@ -22,7 +22,7 @@ import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { toCaseEvent } from '../cases/case-events.js';
-import { CaseImportService, type CaseImportReport } from '../cases/case-import.service.js';
+import { CaseImportService, type CaseImportReport } from './case-import.service.js';
 import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';
 import { DomainRejection } from '../common/domain-rejection.js';
 import { drained } from '../common/drained.js';

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { UsersModule } from '../users/users.module.js';
 import { MaterialsStoreModule } from '../materials/materials-store.module.js';
 import { CaseCommandService } from './case-command.service.js';
-import { CaseImportService } from './case-import.service.js';
 import { CasesController } from './cases.controller.js';
 import { CasesQueries } from './cases.queries.js';
 import { AddNoteHandler } from './commands/add-note.command.js';
@@ -60,13 +59,7 @@ export const CASE_COMMAND_HANDLERS = [
 @Module({
   imports: [UsersModule, MaterialsStoreModule],
   controllers: [CasesController],
-  providers: [
-    CaseCommandService,
-    CaseImportService,
-    CaseViewProjection,
-    CasesQueries,
-    ...CASE_COMMAND_HANDLERS,
-  ],
-  exports: [CaseCommandService, CaseImportService, CaseViewProjection, CasesQueries],
+  providers: [CaseCommandService, CaseViewProjection, CasesQueries, ...CASE_COMMAND_HANDLERS],
+  exports: [CaseCommandService, CaseViewProjection, CasesQueries],
 })
 export class CasesModule {}
