@@ -130,8 +130,6 @@ const KNOWN_TIES: Record<string, string[]> = {
     'cases → reports',
     'materials → access-log',
     'materials → cases',
-    'metrics → notifications',
-    'notifications → metrics',
     'reports → access-log',
   ],
   'frontend/src/features': [],
