@@ -79,7 +79,7 @@ describe('ScheduledJob', () => {
       most = Math.max(most, ++active);
       await held.passed;
       active -= 1;
-      return now.getTime();
+      return now!.getTime();
     });
     const first = job.run(new Date(1));
     const second = job.run(new Date(2));

@@ -34,7 +34,7 @@ export class ScheduledJob<T> {
 
   constructor(
     private readonly options: ScheduledJobOptions<T>,
-    private readonly work: (now: Date) => Promise<T>,
+    private readonly work: (now?: Date) => Promise<T>,
   ) {
     this.logger = new Logger(options.name);
   }
@@ -56,10 +56,11 @@ export class ScheduledJob<T> {
   }
 
   /**
-   * One run as of `now`, after the one in progress: its result, or null when another process
-   * holds the lock. Errors reach the caller (tests, admin calls); timed runs log them.
+   * One run, after the one in progress: its result, or null when another process holds the
+   * lock. `now` is handed to the work (tests move the clock; timed runs pass none, the work reads
+   * its own). Errors reach the caller; timed runs log them.
    */
-  run(now: Date = new Date()): Promise<T | null> {
+  run(now?: Date): Promise<T | null> {
     const run = (this.running ?? Promise.resolve(null))
       .catch(() => null)
       .then(() => this.runOnce(now))
@@ -81,7 +82,7 @@ export class ScheduledJob<T> {
     }
   }
 
-  private async runOnce(now: Date): Promise<T | null> {
+  private async runOnce(now: Date | undefined): Promise<T | null> {
     const { lock } = this.options;
     if (!lock) return this.work(now);
     const runner = lock.dataSource.createQueryRunner();

@@ -55,14 +55,14 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
    * One scan as of `now`: the ids of the cases alerted, or null when another process is scanning.
    * Public for tests, which move the clock.
    */
-  scan(now: Date = new Date()): Promise<string[] | null> {
+  scan(now?: Date): Promise<string[] | null> {
     return this.job.run(now);
   }
 
-  private async scanOnce(now: Date): Promise<string[]> {
-    const alerted = await this.alertAll(now);
+  private async scanOnce(now?: Date): Promise<string[]> {
+    const alerted = await this.alertAll(now ?? new Date());
     // Overdue invoices' reminders go out with the scan, under its lock (billing/billing-reminders.ts).
-    await this.reminders.scan(now);
+    await this.reminders.scan(now ?? new Date());
     return alerted;
   }
 
