@@ -11,7 +11,7 @@ import { createTestDatabase } from '../test/support/database';
 import { clearQueuePrefix } from '../test/support/helpers';
 import { thousands, cpuSeconds } from './support/load';
 import { PushServiceProcess } from '../test/support/push-service';
-import { loadNotificationsConfig } from '../backend/src/notifications/notifications.config';
+import { loadNotificationsConfig } from '../backend/src/config/notifications.config';
 import { loadConfig } from '../backend/src/config/config';
 import { recordFigure, type Figure } from './support/report';
 

@@ -1,4 +1,4 @@
-import { SESSION_CACHE_MS } from '../backend/src/auth/sessions.service';
+import { SESSION_CACHE_MS } from '../backend/src/sessions/sessions.service';
 import { requestFrom } from './support/from-address';
 import { eventually, sleep, sql } from './support/helpers';
 import { ApiClient } from './support/http';

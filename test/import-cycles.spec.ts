@@ -1,12 +1,17 @@
 /**
  * The code reads from the top down: no module imports one that (through others) imports it back.
  * A cycle is where a newcomer loses the thread, and where start-up order starts to matter.
+ * The same holds one level up: the top-level folders of backend/src, libs/domain/src and
+ * frontend/src/features (one capability each) form layers, so no folder imports one that (through
+ * others) imports it back.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 const SOURCES = ['libs/domain/src', 'backend/src', 'frontend/src'];
+/** Whose top-level folders must not import one another both ways. */
+const LAYERED = ['libs/domain/src', 'backend/src', 'frontend/src/features'];
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 function sourceFiles(dir: string): string[] {
@@ -69,6 +74,67 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The graph of the top-level folders under `root`: folder → the other folders its files import. */
+function folderGraph(root: string, graph: Map<string, string[]>): Map<string, string[]> {
+  const folderOf = (file: string): string | undefined => {
+    const parts = relative(root, file).split(sep);
+    return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
+  };
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (!from) continue;
+    const edges = folders.get(from) ?? folders.set(from, new Set()).get(from)!;
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to && to !== from) edges.add(to);
+    }
+  }
+  return new Map([...folders].map(([folder, edges]) => [folder, [...edges].sort()]));
+}
+
+/**
+ * Every import between two folders of one folder cycle, `a → b`, with a file that makes it: each
+ * is a tie to cut, and cutting enough of them (one per cycle) leaves the folders in layers.
+ */
+function folderTies(root: string, graph: Map<string, string[]>): Map<string, string> {
+  const folders = folderGraph(root, graph);
+  const ties = new Map<string, string>();
+  for (const members of cycles(folders)) {
+    const inCycle = new Set(members);
+    for (const from of members)
+      for (const to of folders.get(from)!.filter((folder) => inCycle.has(folder))) {
+        const [file] = [...graph].find(
+          ([source, targets]) =>
+            relative(root, source).startsWith(from + sep) &&
+            targets.some((target) => relative(root, target).startsWith(to + sep)),
+        )!;
+        ties.set(`${from} → ${to}`, relative(root, file));
+      }
+  }
+  return ties;
+}
+
+/**
+ * The folder ties that were there when the folder check came, still to be cut. The list only
+ * shrinks: a new tie fails the check, and so does a listed one that is gone (strike it here).
+ */
+const KNOWN_TIES: Record<string, string[]> = {
+  'libs/domain/src': [],
+  'backend/src': [
+    'access-log → audit',
+    'access-log → cases',
+    'audit → access-log',
+    'cases → access-log',
+    'cases → materials',
+    'cases → reports',
+    'materials → access-log',
+    'materials → cases',
+    'reports → access-log',
+  ],
+  'frontend/src/features': [],
+};
+
 describe('imports', () => {
   it('finds a cycle when there is one (the check itself)', () => {
     const graph = new Map([
@@ -80,10 +146,40 @@ describe('imports', () => {
     expect(cycles(graph)).toEqual([['a', 'b', 'c']]);
   });
 
+  it('finds a folder cycle, direct or through other folders (the check itself)', () => {
+    const root = '/src';
+    const graph = new Map([
+      ['/src/a/x.ts', ['/src/b/y.ts', '/src/a/z.ts']],
+      ['/src/b/y.ts', ['/src/c/w.ts']],
+      ['/src/c/w.ts', ['/src/a/z.ts']],
+      ['/src/a/z.ts', []],
+      ['/src/d/v.ts', ['/src/a/x.ts']],
+      ['/src/top.ts', ['/src/d/v.ts']],
+    ]);
+    expect(Object.fromEntries(folderTies(root, graph))).toEqual({
+      'a → b': 'a/x.ts',
+      'b → c': 'b/y.ts',
+      'c → a': 'c/w.ts',
+    });
+    graph.set('/src/c/w.ts', []);
+    expect(folderTies(root, graph).size).toBe(0);
+  });
+
   it.each(SOURCES)('%s has no import cycle', (source) => {
     const files = sourceFiles(join(ROOT, source));
     expect(files.length).toBeGreaterThan(20);
     const found = cycles(importGraph(files)).map((cycle) => cycle.map((file) => relative(ROOT, file)));
     expect(found).toEqual([]);
+  });
+
+  it.each(LAYERED)('the folders of %s import one another one way only', (source) => {
+    const root = join(ROOT, source);
+    const files = sourceFiles(root);
+    expect(files.length).toBeGreaterThan(20);
+    const ties = folderTies(root, importGraph(files));
+    const known = KNOWN_TIES[source];
+    const added = [...ties].filter(([tie]) => !known.includes(tie)).map(([tie, file]) => `${tie} (${file})`);
+    expect(added).toEqual([]);
+    expect(known.filter((tie) => !ties.has(tie))).toEqual([]);
   });
 });

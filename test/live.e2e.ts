@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import http from 'node:http';
 import { caseStreamId } from '@alignerflow/domain';
-import { CaseImportService } from '../backend/src/cases/case-import.service';
+import { CaseImportService } from '../backend/src/backup/case-import.service';
 import { EventStore, withTransaction } from '../backend/src/event-store/event-store';
 import { LiveStreamService } from '../backend/src/live/live-stream.service';
 import { DataSource } from 'typeorm';

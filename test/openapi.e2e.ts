@@ -1,4 +1,9 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { READS_BODY } from '../backend/src/common/request-body';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** api.md "Operations": GET /openapi.json and GET /docs. */
@@ -22,6 +27,44 @@ function mountedRoutes(lab: TestApp): string[] {
           routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
   }
   return routes.sort();
+}
+
+/**
+ * Every route whose handler reads a body, from the controllers' own metadata: a @Body() parameter
+ * (JSON), or the mark of a handler that reads its body from the stream itself (multipart).
+ * `METHOD /api/path/{param}` → the media type it takes.
+ */
+function bodyReadingRoutes(lab: TestApp): Map<string, string> {
+  const discovery = new DiscoveryService(lab.app.get(ModulesContainer));
+  const scanner = new MetadataScanner();
+  const routes = new Map<string, string>();
+  const list = (paths: string | string[] | undefined) => ([] as string[]).concat(paths ?? '');
+  for (const wrapper of discovery.getControllers()) {
+    if (!wrapper.metatype || !wrapper.instance) continue;
+    const prototype = Object.getPrototypeOf(wrapper.instance) as Record<
+      string,
+      (...args: unknown[]) => unknown
+    >;
+    for (const name of scanner.getAllMethodNames(prototype)) {
+      const handler = prototype[name];
+      const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+      if (paths === undefined) continue;
+      const args = Object.keys(Reflect.getMetadata(ROUTE_ARGS_METADATA, wrapper.metatype, name) ?? {});
+      const streamed = Reflect.getMetadata(READS_BODY, handler) as string | undefined;
+      const takes =
+        streamed ??
+        (args.some((key) => key.startsWith(`${RouteParamtypes.BODY}:`)) ? 'application/json' : undefined);
+      if (!takes) continue;
+      const method =
+        RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod].toLowerCase();
+      for (const base of list(Reflect.getMetadata(PATH_METADATA, wrapper.metatype) as string | string[]))
+        for (const path of list(paths)) {
+          const full = `/api/${base}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+          routes.set(`${method} ${full.replace(/:(\w+)/g, '{$1}')}`, takes);
+        }
+    }
+  }
+  return routes;
 }
 
 describe('the OpenAPI document and the docs page', () => {
@@ -53,6 +96,26 @@ describe('the OpenAPI document and the docs page', () => {
       )
       .sort();
     expect(described).toEqual(mounted);
+  });
+
+  it('describes the body of every route whose handler reads one', () => {
+    const routes = bodyReadingRoutes(lab);
+    // A broken enumeration must not pass by finding none.
+    expect(routes.size).toBeGreaterThan(30);
+    expect([...routes]).toEqual(
+      expect.arrayContaining([
+        ['put /api/cases/{id}', 'application/json'],
+        ['post /api/restore', 'application/json'],
+        ['post /api/upload', 'multipart/form-data'],
+      ]),
+    );
+    const undescribed = [...routes]
+      .filter(([route, type]) => {
+        const [method, path] = route.split(' ');
+        return !document.paths[path]?.[method]?.requestBody?.content?.[type]?.schema;
+      })
+      .map(([route, type]) => `${route} (${type})`);
+    expect(undescribed).toEqual([]);
   });
 
   it('gives each request body its fields from the validation the server applies', () => {

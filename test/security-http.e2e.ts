@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionsService } from '../backend/src/auth/sessions.service';
+import { SessionsService } from '../backend/src/sessions/sessions.service';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const NOT_SIGNED_IN = { error: HTTP_SECURITY_TEXTS.notSignedIn };

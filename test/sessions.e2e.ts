@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createApp } from '../backend/src/app';
-import { hashToken } from '../backend/src/auth/sessions.service';
+import { hashToken } from '../backend/src/sessions/sessions.service';
 import { loadConfig } from '../backend/src/config/config';
 import { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';

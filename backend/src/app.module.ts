@@ -7,10 +7,8 @@ import { AiModule } from './ai/ai.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { ClockModule } from './common/clock.js';
-import { StepUpModule } from './auth/step-up/step-up.module.js';
 import { BackupModule } from './backup/backup.module.js';
 import { BillingModule } from './billing/billing.module.js';
-import { CaseImportService } from './cases/case-import.service.js';
 import { CasesModule } from './cases/cases.module.js';
 import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
@@ -28,7 +26,8 @@ import { RedisModule } from './redis/redis.module.js';
 import { ReportsModule } from './reports/reports.module.js';
 import { MaterialsModule } from './materials/materials.module.js';
 import { SecurityModule } from './security/security.module.js';
-import { SeedService } from './seed/seed.service.js';
+import { SessionsModule } from './sessions/sessions.module.js';
+import { SeedModule } from './seed/seed.module.js';
 import { UsersModule } from './users/users.module.js';
 import { WorkQueueModule } from './work-queue/work-queue.module.js';
 
@@ -45,7 +44,7 @@ export class AppModule {
         EventStoreModule,
         RedisModule,
         ClockModule,
-        StepUpModule,
+        SessionsModule,
         SecurityModule,
         UsersModule,
         AuthModule,
@@ -65,15 +64,14 @@ export class AppModule {
         BillingModule,
         MetricsModule,
         OpenApiModule,
+        SeedModule,
       ],
       controllers: [ClientConfigController],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
-        CaseImportService,
-        SeedService,
       ],
-      exports: [APP_CONFIG, CaseImportService],
+      exports: [APP_CONFIG],
     };
   }
 }

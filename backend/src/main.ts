@@ -8,7 +8,7 @@ import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { closeServer, onTerminationSignal } from './health/shutdown.js';
 import { LiveStreamService } from './live/live-stream.service.js';
 import { createRootLogger, PinoLogger } from './logging/logger.js';
-import { runWorkerProcess } from './notifications/worker-main.js';
+import { runWorkerProcess } from './worker-main.js';
 
 async function bootstrap(): Promise<void> {
   // Lines written before the app exists (the embedded database's start) take the same format.

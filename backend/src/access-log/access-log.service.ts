@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { AccessAction, AccessEntry, AccessLogFilter, Actor } from '@alignerflow/domain';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
-import { clientAddress } from '../auth/sign-in/client-address.js';
+import { clientAddress } from '../common/client-address.js';
 import { GENESIS } from '../audit/audit-chain.js';
 import { sealEntry, type AccessRecord } from './access-log.chain.js';
 

@@ -29,10 +29,10 @@ import {
 import { DUMMY_HASH_PROMISE, verifyPassword } from '../users/passwords.js';
 import { UsersQueries, withoutSecrets } from '../users/users.queries.js';
 import { LoginDto } from './auth.dto.js';
-import { SESSION_COOKIE } from './auth.guard.js';
+import { SESSION_COOKIE } from '../sessions/session-token.js';
 import { SecondFactors } from './mfa/second-factors.js';
-import { SessionsService } from './sessions.service.js';
-import { addressGroup, clientAddress } from './sign-in/client-address.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { addressGroup, clientAddress } from '../common/client-address.js';
 import { KnownDevices } from './sign-in/known-devices.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { SignInThrottle } from './sign-in/sign-in-throttle.js';

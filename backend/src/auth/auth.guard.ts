@@ -9,22 +9,8 @@ import { Reflector } from '@nestjs/core';
 import { ACCOUNT_TEXTS, HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { BEFORE_SECOND_FACTOR, IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
-import { hashToken, SessionsService, type ResolvedSession } from './sessions.service.js';
-
-export const SESSION_COOKIE = 'af_session';
-
-export function sessionToken(request: AuthenticatedRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
-  return (request.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE] || undefined;
-}
-
-/** What the request knows of its session from here on. */
-export function attachSession(request: AuthenticatedRequest, session: ResolvedSession | undefined): void {
-  request.actor = session?.actor;
-  request.sessionId = session?.id;
-  request.sessionSetupOnly = session?.setupOnly;
-}
+import { hashToken, SessionsService } from '../sessions/sessions.service.js';
+import { attachSession, sessionToken } from '../sessions/session-token.js';
 
 /**
  * Every endpoint needs a session (cookie or bearer token) unless marked @Public. The session gate

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, NotFoundException, Param, Req } from '@nestjs/common';
 import type { SessionInfo } from '@alignerflow/domain';
 import { BeforeSecondFactor, type AuthenticatedRequest } from '../common/current-actor.js';
-import { SessionsService } from './sessions.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
 
 /** The caller's own sessions (api.md Accounts): see where one is signed in, and end one. */
 @Controller('auth/sessions')

@@ -2,9 +2,10 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import type { Actor, RestoreAnswer } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { AccessLogService } from '../access-log/access-log.service.js';
-import { StepUp } from '../auth/step-up/step-up.decorator.js';
+import { StepUp } from '../sessions/step-up.decorator.js';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
 import { requireCapability } from '../common/require-capability.js';
+import { JsonBody } from '../common/request-body.js';
 import { BackupService } from './backup.service.js';
 
 const MANAGER_ONLY = 'Only a manager can back up, restore or export the data.';
@@ -34,6 +35,9 @@ export class BackupController {
   /** Body limit 200 MB (app.ts). Validated whole before anything changes. */
   @Post('restore')
   @StepUp()
+  @JsonBody('A backup file, as GET /api/backup gives it; checked whole before anything changes.', {
+    type: 'object',
+  })
   @HttpCode(200)
   restore(
     @CurrentActor() actor: Actor,

@@ -6,11 +6,13 @@ import { UsersModule } from '../users/users.module.js';
 import { BackupController } from './backup.controller.js';
 import { MaterialsStoreModule } from '../materials/materials-store.module.js';
 import { BackupService } from './backup.service.js';
+import { CaseImportService } from './case-import.service.js';
 
 /** Backup, restore and event export; brings the projection rebuild (admin endpoint) with it. */
 @Module({
   imports: [CasesModule, UsersModule, RebuildModule, MaterialsStoreModule, BillingModule],
   controllers: [BackupController],
-  providers: [BackupService],
+  providers: [BackupService, CaseImportService],
+  exports: [CaseImportService],
 })
 export class BackupModule {}

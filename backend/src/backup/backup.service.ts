@@ -22,7 +22,7 @@ import type { Response } from 'express';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { toCaseEvent } from '../cases/case-events.js';
-import { CaseImportService, type CaseImportReport } from '../cases/case-import.service.js';
+import { CaseImportService, type CaseImportReport } from './case-import.service.js';
 import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';
 import { DomainRejection } from '../common/domain-rejection.js';
 import { drained } from '../common/drained.js';
@@ -34,7 +34,7 @@ import {
   type RecordedEvent,
 } from '../event-store/event-store.js';
 import { hashPassword } from '../users/passwords.js';
-import { isCommonPassword } from '../users/password-policy.js';
+import { isCommonPassword } from '../common/password-policy.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
 import { MaterialsBackup } from '../materials/materials-backup.js';

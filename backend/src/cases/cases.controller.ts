@@ -21,6 +21,7 @@ import { sendWithEtag } from '../common/etag.js';
 import { LimitReached } from '../common/limit-reached.js';
 import { AttemptLimiter } from '../security/attempt-limiter.js';
 import { requireCapability } from '../common/require-capability.js';
+import { JsonBody } from '../common/request-body.js';
 import type { CommandOptions } from './case-command.service.js';
 import { CasesQueries } from './cases.queries.js';
 import {
@@ -138,6 +139,9 @@ export class CasesController {
 
   /** Edit Case: the full case may be sent back; only the edit fields may differ. */
   @Put('cases/:id')
+  @JsonBody('The fields to change (those of POST /api/cases), and optionally expectedVersion.', {
+    type: 'object',
+  })
   edit(
     @Caller() caller: Caller,
     @Param('id') id: string,

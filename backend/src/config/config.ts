@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { loadAccountsConfig, type AccountsConfig } from '../auth/accounts.config.js';
-import { newPasswordProblem } from '../users/password-policy.js';
-import { liveOptionsFromEnv, type LiveOptions } from '../live/live-options.js';
-import { loadNotificationsConfig, type NotificationsConfig } from '../notifications/notifications.config.js';
+import { loadAccountsConfig, type AccountsConfig } from './accounts.config.js';
+import { newPasswordProblem } from '../common/password-policy.js';
+import { liveOptionsFromEnv, type LiveOptions } from './live-options.js';
+import { loadNotificationsConfig, type NotificationsConfig } from './notifications.config.js';
 import {
   fail,
   flag,

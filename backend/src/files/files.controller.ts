@@ -1,13 +1,13 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { Actor, CaseFile } from '@alignerflow/domain';
+import { FILE_TEXTS, type Actor, type CaseFile } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
+import { MultipartBody } from '../common/request-body.js';
 import { rm } from 'node:fs/promises';
 import { FilesService } from './files.service.js';
 import { UploadQuota } from './upload-quota.js';
-import { FILE_TEXTS } from './upload-claims.js';
 
 @Controller()
 export class FilesController {
@@ -20,6 +20,15 @@ export class FilesController {
   /** multipart: file, optional caseId, optional type (STL, Photo or Document); read here, as it streams in. */
   @Post('upload')
   @HttpCode(201)
+  @MultipartBody('One file, with the case it is for and its kind.', {
+    type: 'object',
+    required: ['file'],
+    properties: {
+      file: { type: 'string', format: 'binary' },
+      caseId: { type: 'string', format: 'uuid' },
+      type: { type: 'string', enum: ['STL', 'Photo', 'Document'] },
+    },
+  })
   async upload(@CurrentActor() actor: Actor, @Req() request: Request): Promise<CaseFile> {
     await this.quota.check(actor.username);
     const { file, fields } = await this.files.receive(request);

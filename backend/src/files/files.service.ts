@@ -1,5 +1,5 @@
 import { Inject, Injectable, PayloadTooLargeException } from '@nestjs/common';
-import { formatFileSize, type Actor, type CaseFile } from '@alignerflow/domain';
+import { FILE_TEXTS, formatFileSize, type Actor, type CaseFile } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { ReadStream } from 'node:fs';
@@ -7,6 +7,7 @@ import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { rejectWith } from '../common/domain-rejection.js';
+import { FILE_URL } from '../common/file-url.js';
 import { CasesQueries } from '../cases/cases.queries.js';
 import { FILE_STORAGE, type FileStorage } from './file-storage.js';
 import {
@@ -17,7 +18,6 @@ import {
   UPLOAD_LIMITS,
   type UploadKind,
 } from './file-types.js';
-import { FILE_TEXTS, FILE_URL } from './upload-claims.js';
 import { receiveUpload, type ReceivedForm } from './upload-receiver.js';
 
 export interface UploadRow {

@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ScheduledJob } from '../scheduling/scheduled-job.js';
 import { FILE_STORAGE, type FileStorage } from './file-storage.js';
 
 export interface UploadSweepOptions {
@@ -35,40 +30,35 @@ const BATCH = 500;
  */
 @Injectable()
 export class UnattachedUploadsSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('UploadSweep');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly job: ScheduledJob<number>;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
     @Inject(UPLOAD_SWEEP_OPTIONS) private readonly options: UploadSweepOptions,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepLogged(), this.options.intervalMs);
-    this.timer.unref();
+  ) {
+    this.job = new ScheduledJob(
+      {
+        name: 'UploadSweep',
+        what: 'sweep',
+        intervalMs: options.intervalMs,
+        report: (removed) => (removed ? `removed ${removed} upload(s) never attached to a case` : undefined),
+      },
+      () => this.sweepOnce(),
+    );
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationBootstrap(): Promise<void> {
+    return this.job.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.job.stop();
   }
 
   /** Removes the unattached uploads older than the age; returns how many. */
-  sweep(): Promise<number> {
-    this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async sweepLogged(): Promise<void> {
-    try {
-      const removed = await this.sweep();
-      if (removed) this.logger.log(`removed ${removed} upload(s) never attached to a case`);
-    } catch (error) {
-      // The next interval tries again (the database may be restarting).
-      this.logger.warn(`sweep failed: ${(error as Error).message}`);
-    }
+  async sweep(): Promise<number> {
+    return (await this.job.run()) ?? 0;
   }
 
   private async sweepOnce(): Promise<number> {

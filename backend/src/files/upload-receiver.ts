@@ -1,5 +1,6 @@
 import { BadRequestException, HttpException, PayloadTooLargeException } from '@nestjs/common';
 import busboy from 'busboy';
+import { FILE_TEXTS } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -8,7 +9,6 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import { SNIFF_BYTES, uploadCap, type UploadKind } from './file-types.js';
-import { FILE_TEXTS } from './upload-claims.js';
 
 export interface ReceivedFile {
   /** The temporary file in the store's incoming folder; the caller adopts or removes it. */

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Actor } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
-import { SessionsService } from '../auth/sessions.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
 import { drained } from '../common/drained.js';
 import type { Checkpoint } from '../event-store/event-store.js';
 import { LiveLog, type LiveMessage } from './live-log.js';
-import { LIVE_OPTIONS, type LiveOptions } from './live-options.js';
+import { LIVE_OPTIONS, type LiveOptions } from '../config/live-options.js';
 import { LogTailer, type TailConsumer } from './log-tailer.service.js';
 import { compareKeys, HEARTBEAT_FRAME, idFrame, parseLastEventId, retryFrame } from './sse-frames.js';
 

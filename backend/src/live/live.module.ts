@@ -4,7 +4,7 @@ import { UsersModule } from '../users/users.module.js';
 import { LiveController } from './live.controller.js';
 import { LiveLog } from './live-log.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { LIVE_OPTIONS } from './live-options.js';
+import { LIVE_OPTIONS } from '../config/live-options.js';
 import { LiveStreamService } from './live-stream.service.js';
 import { LogTailer } from './log-tailer.service.js';
 

@@ -8,7 +8,7 @@ import {
 import type { Checkpoint } from '../event-store/event-store.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { LiveLog, type LiveMessage, type LogSegment } from './live-log.js';
-import { LIVE_OPTIONS, type LiveOptions } from './live-options.js';
+import { LIVE_OPTIONS, type LiveOptions } from '../config/live-options.js';
 
 /** Who the tailer feeds: the stream hub, or a test. */
 export interface TailConsumer {

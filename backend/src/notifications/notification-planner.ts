@@ -15,7 +15,7 @@ import {
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config.js';
 import { NotificationStore } from './notification-store.js';
 import type {
   Channel,

@@ -6,7 +6,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { NotificationDispatcher } from './notification-dispatcher.js';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config.js';
 import { NOTIFICATION_QUEUE, type NotificationQueue } from './queue/notification-queue.js';
 import { NotificationWorker } from './workers/notification.worker.js';
 

@@ -4,7 +4,11 @@ import { DirectNotifications } from './direct-notifications.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
 import { NotificationPlanner } from './notification-planner.js';
 import { NotificationStore } from './notification-store.js';
-import { MAX_ATTEMPTS, NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
+import {
+  MAX_ATTEMPTS,
+  NOTIFICATIONS_CONFIG,
+  type NotificationsConfig,
+} from '../config/notifications.config.js';
 import { NotificationsRuntime } from './notifications-runtime.js';
 import { PushEndpointGuard } from './outbound/push-endpoint-guard.js';
 import { PushController } from './push.controller.js';

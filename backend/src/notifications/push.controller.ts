@@ -23,7 +23,7 @@ import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
 import { DirectNotifications } from './direct-notifications.js';
 import { NotificationStore } from './notification-store.js';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config.js';
 import { NOTIFICATION_TEXTS } from './notifications.texts.js';
 import { PushEndpointGuard, PushEndpointRefused } from './outbound/push-endpoint-guard.js';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpush from 'web-push';
 import { loadConfig } from '../config/config';
-import { loadNotificationsConfig } from './notifications.config';
+import { loadNotificationsConfig } from '../config/notifications.config';
 import { loadOrCreateKeyFile, VapidKeys } from './vapid-keys';
 
 describe('VAPID keys', () => {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import webpush from 'web-push';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from './notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config.js';
 
 export interface VapidDetails {
   publicKey: string;

@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ScheduledJob } from '../scheduling/scheduled-job.js';
 
 export interface LimitVerdict {
   allowed: boolean;
@@ -24,18 +25,20 @@ interface CountRow {
 @Injectable()
 export class AttemptLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('AttemptLimiter');
-  private purgeTimer?: NodeJS.Timeout;
+  // Every process purges: the DELETE is idempotent, so no lock is needed.
+  private readonly purge = new ScheduledJob(
+    { name: 'AttemptLimiter', what: 'purge', intervalMs: PURGE_INTERVAL_MS, runAtStart: true },
+    () => this.purgeExpired(),
+  );
 
   constructor(private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    await this.purgeExpired();
-    this.purgeTimer = setInterval(() => void this.purgeExpired(), PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    await this.purge.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+  async onModuleDestroy(): Promise<void> {
+    await this.purge.stop();
   }
 
   /** Whether one more attempt would be allowed now; counts nothing. */

@@ -3,8 +3,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { attachSession, SESSION_COOKIE, sessionToken } from '../auth/auth.guard.js';
-import { hashToken, SessionsService } from '../auth/sessions.service.js';
+import { attachSession, SESSION_COOKIE, sessionToken } from '../sessions/session-token.js';
+import { hashToken, SessionsService } from '../sessions/sessions.service.js';
 import { IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
 
 /** The endpoint an API request will reach, as the gate found it before anything else ran. */

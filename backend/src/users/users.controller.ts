@@ -17,11 +17,11 @@ import { CorrelationId, CurrentActor, type AuthenticatedRequest } from '../commo
 import { DomainRejection, rejectWith } from '../common/domain-rejection.js';
 import { withEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
-import { SessionsService } from '../auth/sessions.service.js';
-import { StepUp } from '../auth/step-up/step-up.decorator.js';
-import { StepUpService } from '../auth/step-up/step-up.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { StepUp } from '../sessions/step-up.decorator.js';
+import { StepUpService } from '../sessions/step-up.service.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { newPasswordProblem } from './password-policy.js';
+import { newPasswordProblem } from '../common/password-policy.js';
 import { UserCommandService } from './user-command.service.js';
 import { CreateUserDto, UpdateUserDto } from './users.dto.js';
 import { UsersQueries, withoutSecrets } from './users.queries.js';

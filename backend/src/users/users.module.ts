@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { SessionsService } from '../auth/sessions.service.js';
 import { UserCommandService } from './user-command.service.js';
 import { UserViewProjection } from './user-view.projection.js';
 import { UsersController } from './users.controller.js';
@@ -7,7 +6,7 @@ import { UsersQueries } from './users.queries.js';
 
 @Module({
   controllers: [UsersController],
-  providers: [UsersQueries, UserCommandService, UserViewProjection, SessionsService],
-  exports: [UsersQueries, UserCommandService, UserViewProjection, SessionsService],
+  providers: [UsersQueries, UserCommandService, UserViewProjection],
+  exports: [UsersQueries, UserCommandService, UserViewProjection],
 })
 export class UsersModule {}

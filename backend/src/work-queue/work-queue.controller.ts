@@ -4,11 +4,11 @@ import type { Request, Response } from 'express';
 import { CurrentActor } from '../common/current-actor.js';
 import { sendWithEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
-import { WorkQueueQuery } from './work-queue.query.js';
+import { WorkQueueQueries } from './work-queue.queries.js';
 
 @Controller()
 export class WorkQueueController {
-  constructor(private readonly query: WorkQueueQuery) {}
+  constructor(private readonly query: WorkQueueQueries) {}
 
   /** My Queue: the caller's case work, soonest due first (api.md, Case work); ETag as GET /cases. */
   @Get('work-queue')

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { MaterialsStoreModule } from '../materials/materials-store.module.js';
 import { WorkQueueController } from './work-queue.controller.js';
-import { WorkQueueQuery } from './work-queue.query.js';
+import { WorkQueueQueries } from './work-queue.queries.js';
 
 @Module({
   imports: [MaterialsStoreModule],
   controllers: [WorkQueueController],
-  providers: [WorkQueueQuery],
+  providers: [WorkQueueQueries],
 })
 export class WorkQueueModule {}

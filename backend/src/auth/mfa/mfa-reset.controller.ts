@@ -4,7 +4,7 @@ import { CurrentActor } from '../../common/current-actor.js';
 import { rejectWith } from '../../common/domain-rejection.js';
 import { requireCapability } from '../../common/require-capability.js';
 import { UsersQueries } from '../../users/users.queries.js';
-import { StepUp } from '../step-up/step-up.decorator.js';
+import { StepUp } from '../../sessions/step-up.decorator.js';
 import { SecondFactors } from './second-factors.js';
 
 /** A Manager takes a user's second factors away (a lost phone): they set one up again at sign-in. */

@@ -3,7 +3,7 @@ import { MFA_TOKEN_MAX_FAILURES, MFA_TOKEN_MS } from '@alignerflow/domain';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
-import { hashToken } from '../sessions.service.js';
+import { hashToken } from '../../sessions/sessions.service.js';
 
 export interface MfaTokenRow {
   username_key: string;

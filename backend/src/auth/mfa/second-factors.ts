@@ -12,7 +12,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { SessionsService } from '../sessions.service.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
 import { SecretBox } from './secret-box.js';
 
 /** RFC 6238 as authenticator apps use it: 6 digits, 30 s steps, one step of clock drift either way. */

@@ -13,7 +13,7 @@ import {
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { SessionsService } from '../sessions.service.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
 
 /** A WebAuthn ceremony must be finished within this long after its options were handed out. */
 const CHALLENGE_MS = 5 * 60 * 1000;

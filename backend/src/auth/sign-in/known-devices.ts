@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { hashToken } from '../sessions.service.js';
+import { hashToken } from '../../sessions/sessions.service.js';
 
 export const DEVICE_COOKIE = 'af_device';
 /** A browser stays known this long after its last sign-in. */

@@ -2,14 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ACCOUNT_TEXTS } from '@alignerflow/domain';
 import { randomBytes } from 'node:crypto';
 import { NotificationStore } from '../../notifications/notification-store.js';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../notifications/notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config.js';
 import {
   NOTIFICATION_QUEUE,
   type NotificationJob,
   type NotificationQueue,
 } from '../../notifications/queue/notification-queue.js';
 import type { UserRecord } from '../../users/users.queries.js';
-import type { SessionOrigin } from '../sessions.service.js';
+import type { SessionOrigin } from '../../sessions/sessions.service.js';
 
 /** A short name of the browser and system a user agent names, as people call them. */
 export function browserName(userAgent: string | null): string {

@@ -4,11 +4,11 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { withoutSecrets, type UserRecord } from '../../users/users.queries.js';
-import { SESSION_COOKIE } from '../auth.guard.js';
+import { SESSION_COOKIE } from '../../sessions/session-token.js';
 import { MfaTokens } from '../mfa/mfa-tokens.js';
 import { SecondFactors } from '../mfa/second-factors.js';
-import { SessionsService, type SessionOrigin } from '../sessions.service.js';
-import { clientAddress } from './client-address.js';
+import { SessionsService, type SessionOrigin } from '../../sessions/sessions.service.js';
+import { clientAddress } from '../../common/client-address.js';
 import { KnownDevices } from './known-devices.js';
 import { NewSignInMail } from './new-sign-in-mail.js';
 

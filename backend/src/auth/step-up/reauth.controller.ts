@@ -24,7 +24,7 @@ import { ReauthDto } from '../mfa/mfa.dto.js';
 import { SecondFactors } from '../mfa/second-factors.js';
 import { PasskeysService } from '../passkeys/passkeys.service.js';
 import { SignInService } from '../sign-in/sign-in.service.js';
-import { StepUpService } from './step-up.service.js';
+import { StepUpService } from '../../sessions/step-up.service.js';
 
 export const ONE_PROOF = 'Send one of password, code or credential.';
 

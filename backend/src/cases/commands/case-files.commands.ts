@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { checkAddedFiles, type Case } from '@alignerflow/domain';
 import { CaseCommandService } from '../case-command.service.js';
-import { claimUploadsForCase } from '../../files/upload-claims.js';
+import { claimUploadsForCase } from './upload-claims.js';
 import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
 
 export class AddFilesCommand extends CaseCommandBase<{ files: unknown }> {}

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Actor, Case, NewCaseInput } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { CaseCommandService, type CommandOptions } from '../case-command.service.js';
-import { claimUploads } from '../../files/upload-claims.js';
+import { claimUploads } from './upload-claims.js';
 import { freshCaseId, isIdCollision } from './case-id-allocator.js';
 
 export class CreateCaseCommand {

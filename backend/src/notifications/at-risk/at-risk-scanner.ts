@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { casesAtRisk, isOverdue, localDay, SYSTEM_ACTOR, type Case } from '@alignerflow/domain';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -12,7 +6,8 @@ import { BillingReminders } from '../../billing/billing-reminders.js';
 import { CaseCommandService } from '../../cases/case-command.service.js';
 import { DomainRejection } from '../../common/domain-rejection.js';
 import { MaterialsStore } from '../../materials/materials.store.js';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../notifications.config.js';
+import { ScheduledJob } from '../../scheduling/scheduled-job.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config.js';
 
 /** Arbitrary but fixed: the processes of one database take turns scanning. */
 const SCAN_LOCK_ID = '7240913350164081005';
@@ -26,9 +21,7 @@ const SCAN_LOCK_ID = '7240913350164081005';
  */
 @Injectable()
 export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('AtRiskScan');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<string[] | null>;
+  private readonly job: ScheduledJob<string[]>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -36,59 +29,44 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly materials: MaterialsStore,
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
     private readonly reminders: BillingReminders,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.scanLogged(), this.config.riskScanIntervalMs);
-    this.timer.unref();
+  ) {
+    this.job = new ScheduledJob(
+      {
+        name: 'AtRiskScan',
+        what: 'at-risk scan',
+        intervalMs: config.riskScanIntervalMs,
+        lock: { dataSource, key: SCAN_LOCK_ID },
+        report: (alerted) =>
+          alerted.length ? `alerted the managers of ${alerted.length} case(s) at risk` : undefined,
+      },
+      (now) => this.scanOnce(now),
+    );
   }
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationBootstrap(): Promise<void> {
+    return this.job.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.job.stop();
   }
 
   /**
    * One scan as of `now`: the ids of the cases alerted, or null when another process is scanning.
-   * Public for tests, which move the clock. Without `now`, cases are scanned as of the real time
-   * and invoices as of billing's clock (billing-clock.ts, which tests may set).
+   * Public for tests, which move the clock.
    */
   scan(now?: Date): Promise<string[] | null> {
-    const run = (this.running ?? Promise.resolve(null)).catch(() => null).then(() => this.scanOnce(now));
-    this.running = run;
-    return run;
+    return this.job.run(now);
   }
 
-  private async scanLogged(): Promise<void> {
-    try {
-      const alerted = await this.scan();
-      if (alerted?.length) this.logger.log(`alerted the managers of ${alerted.length} case(s) at risk`);
-    } catch (error) {
-      // The next interval tries again (the database may be restarting).
-      this.logger.warn(`at-risk scan failed: ${(error as Error).message}`);
-    }
+  private async scanOnce(now?: Date): Promise<string[]> {
+    const alerted = await this.alertAll(now ?? new Date());
+    // Overdue invoices' reminders go out with the scan, under its lock (billing/billing-reminders.ts).
+    await this.reminders.scan(now);
+    return alerted;
   }
 
-  private async scanOnce(now: Date | undefined): Promise<string[] | null> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ ok }] = await runner.query('SELECT pg_try_advisory_lock($1) AS ok', [SCAN_LOCK_ID]);
-      if (!ok) return null;
-      try {
-        const alerted = await this.alertAll(now ?? new Date(), runner);
-        // Overdue invoices' reminders go out with the scan (billing/billing-reminders.ts).
-        await this.reminders.scan(now);
-        return alerted;
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [SCAN_LOCK_ID]);
-      }
-    } finally {
-      await runner.release();
-    }
-  }
-
-  private async alertAll(now: Date, runner: { query: DataSource['query'] }): Promise<string[]> {
+  private async alertAll(now: Date): Promise<string[]> {
     const days = this.config.atRiskDays;
     // A case not yet shipped is due by its ship-by date: the due date minus the transit days.
     const { transitDays } = await this.materials.settings();
@@ -97,7 +75,7 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
     const cutoff = localDay(
       new Date(now.getFullYear(), now.getMonth(), now.getDate() + days + transitDays + 1),
     );
-    const rows: { data: Omit<Case, 'version' | 'notes'> }[] = await runner.query(
+    const rows: { data: Omit<Case, 'version' | 'notes'> }[] = await this.dataSource.query(
       `SELECT data FROM case_view
         WHERE NOT deleted AND NOT on_hold AND delivery_date IS NOT NULL AND delivery_date < $1::date`,
       [cutoff],

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { notificationEmail } from '@alignerflow/domain';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config.js';
 import type { NotificationJob } from '../queue/notification-queue.js';
 import { DeliveryError, type ChannelWorker, type Device } from '../workers/channel-worker.js';
 

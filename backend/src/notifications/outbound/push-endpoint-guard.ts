@@ -2,7 +2,11 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { Agent, type Agent as HttpsAgent } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { NOTIFICATIONS_CONFIG, pushEndpointHost, type NotificationsConfig } from '../notifications.config.js';
+import {
+  NOTIFICATIONS_CONFIG,
+  pushEndpointHost,
+  type NotificationsConfig,
+} from '../../config/notifications.config.js';
 import { nonPublicKind } from './non-public-address.js';
 
 /** The `code` of every refusal, so it can be told from network trouble wherever it surfaces. */

@@ -1,5 +1,5 @@
 import { createSign } from 'node:crypto';
-import type { FcmConfig } from '../notifications.config.js';
+import type { FcmConfig } from '../../config/notifications.config.js';
 import type { NotificationMessage } from '../queue/notification-queue.js';
 import { DeliveryError, type SendResult } from './channel-worker.js';
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../notifications.config.js';
+import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config.js';
 import { NotificationStore } from '../notification-store.js';
 import type { NotificationJob } from '../queue/notification-queue.js';
 import { DeliveryError, type ChannelWorker, type Device } from './channel-worker.js';

@@ -11,7 +11,7 @@ import { FcmStub } from '../../../../test/support/fcm-stub';
 import { PushService, type BrowserSubscription } from '../../../../test/support/push-service';
 import { loadConfig } from '../../config/config';
 import { NotificationStore } from '../notification-store';
-import { loadNotificationsConfig, MAX_ATTEMPTS } from '../notifications.config';
+import { loadNotificationsConfig, MAX_ATTEMPTS } from '../../config/notifications.config';
 import { PushEndpointGuard } from '../outbound/push-endpoint-guard';
 import { BullMqDriver } from '../queue/bullmq.driver';
 import { InProcessDriver } from '../queue/in-process.driver';

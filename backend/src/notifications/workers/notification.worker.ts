@@ -1,11 +1,16 @@
-import { Injectable, Logger, Optional } from '@nestjs/common';
-import { Metrics } from '../../metrics/metrics.js';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { NotificationStore, type DeliveryStatus, type DeviceOutcome } from '../notification-store.js';
 import { PermanentJobError, type JobContext, type NotificationJob } from '../queue/notification-queue.js';
 import { EmailWorker } from '../email/email.worker.js';
 import { DeliveryError, type ChannelWorker, type Device } from './channel-worker.js';
 import { FcmWorker } from './fcm.worker.js';
 import { WebPushWorker } from './web-push.worker.js';
+
+/** Where each attempt's outcome is counted: `alignerflow_notifications_total`, when metrics run. */
+export const DELIVERY_OUTCOMES = Symbol('DELIVERY_OUTCOMES');
+export interface DeliveryOutcomes {
+  inc(labels: { channel: NotificationJob['channel']; outcome: string }): void;
+}
 
 /**
  * The one job handler both queue drivers run. Per attempt: record it, send to every device of the
@@ -24,7 +29,7 @@ export class NotificationWorker {
     webPush: WebPushWorker,
     fcm: FcmWorker,
     email: EmailWorker,
-    @Optional() private readonly metrics?: Metrics,
+    @Optional() @Inject(DELIVERY_OUTCOMES) private readonly outcomes?: DeliveryOutcomes,
   ) {
     this.channels = { webpush: webPush, fcm, email };
   }
@@ -37,7 +42,7 @@ export class NotificationWorker {
       unmarked: Record<string, DeviceOutcome>,
     ) => {
       await this.store.finish(job.id, status, note, unmarked);
-      this.metrics?.notifications.inc({
+      this.outcomes?.inc({
         channel: job.channel,
         outcome: status === 'queued' ? 'retry' : status,
       });

@@ -30,7 +30,7 @@ import {
   optionalDateTime,
   isObject,
 } from './backup-fields.js';
-import { deviceFields } from '../materials/backup-devices.js';
+import { deviceFields } from './backup-devices.js';
 
 export const INVALID_BACKUP = 'Invalid backup file format.';
 

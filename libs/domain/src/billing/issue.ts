@@ -1,7 +1,7 @@
 import type { Case } from '../case/case.js';
 import type { CaseEvent } from '../case/events.js';
 import { STATUS_LABELS, statusIndex } from '../case/status.js';
-import { patientInitials } from '../notifications/policy.js';
+import { patientInitials } from '../case/patient-initials.js';
 import type { InvoiceIssuedData } from './events.js';
 import type { BillingSettings, DoctorBillingDetails } from './invoice.js';
 import { toMinorUnits } from './money.js';

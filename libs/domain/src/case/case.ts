@@ -1,6 +1,6 @@
 import type { CaseStatus } from './status.js';
 import type { Actor } from '../permissions/roles.js';
-import type { StageRecord } from '../materials/records.js';
+import type { StageRecord } from './records.js';
 import type { Shipment } from '../materials/shipping.js';
 
 export type Priority = 'Normal' | 'High';

@@ -2,7 +2,7 @@ import type { Case } from './case.js';
 import type { LotUse } from './commands.js';
 import { accept, conflict, forbidden, invalid, type Decision } from './decision.js';
 import { STATUS_LABELS, type CaseStatus } from './status.js';
-import { isAssignedDoctor } from '../permissions/permissions.js';
+import { isAssignedDoctor } from './case-access.js';
 import type { Actor } from '../permissions/roles.js';
 import { checkText } from '../validation/validation.js';
 import { isLotExpired } from '../materials/lots.js';

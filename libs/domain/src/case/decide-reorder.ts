@@ -10,7 +10,7 @@ import type { CaseEventData } from './events.js';
 import { STATUS_LABELS } from './status.js';
 import { CASE_WORK_TEXTS } from './texts.js';
 import { reject, type Decision } from './decision.js';
-import { isAssignedDoctor } from '../permissions/permissions.js';
+import { isAssignedDoctor } from './case-access.js';
 import type { Actor } from '../permissions/roles.js';
 import { addDays, checkText, LIMITS } from '../validation/validation.js';
 

@@ -7,14 +7,8 @@ import { decideAddFiles, decideRemoveFile } from './decide-files.js';
 import { decideReorder } from './decide-reorder.js';
 import { checkStageMaterials, decideReceived, decideShipment } from './decide-devices.js';
 import { AT_RISK_DAYS, isAtRisk, isOverdue } from './at-risk.js';
-import {
-  can,
-  canActOnCase,
-  canSeeCase,
-  isAssignedDoctor,
-  stageOwners,
-  type Capability,
-} from '../permissions/permissions.js';
+import { can, type Capability } from '../permissions/permissions.js';
+import { canActOnCase, canSeeCase, isAssignedDoctor, stageOwners } from './case-access.js';
 import type { Actor } from '../permissions/roles.js';
 import { checkText, LIMITS } from '../validation/validation.js';
 

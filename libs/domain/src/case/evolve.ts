@@ -15,7 +15,7 @@ import { notesFull } from './notes-bound.js';
 import { CASE_TEXTS } from './texts.js';
 import { withDecidedPlan, withSubmittedPlan } from './plan-versions.js';
 import type { Actor } from '../permissions/roles.js';
-import type { StageRecord } from '../materials/records.js';
+import type { StageRecord } from './records.js';
 import { trackingUrl } from '../materials/shipping.js';
 
 /** Applies one event to the state it follows. Pure: the same events always give the same case. */

@@ -113,3 +113,17 @@ export const UPLOAD_TEXTS = {
           : 'PDF documents up to 25 MB'
     }.`,
 } as const;
+
+/** The server's answers about uploaded files (POST /upload, GET /files, a case taking its uploads). */
+export const FILE_TEXTS = {
+  notStl: 'The STL slots accept only .stl files.',
+  notImage: 'The photo slots accept only images.',
+  notPdf: UPLOAD_TEXTS.notPdf,
+  tooLarge: UPLOAD_TEXTS.tooLarge,
+  unknownKind: UPLOAD_TEXTS.unknownKind,
+  noFile: 'Choose a file to upload.',
+  badForm: 'An upload is one file part named "file" with the fields type and caseId.',
+  interrupted: 'The upload was interrupted.',
+  notYours: CASE_WORK_TEXTS.notYours,
+  notFound: 'File not found.',
+} as const;

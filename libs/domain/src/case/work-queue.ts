@@ -1,6 +1,6 @@
 import type { Case } from './case.js';
 import { ALL_CASE_STATUSES, isActiveStatus, type CaseStatus } from './status.js';
-import { stageOwners } from '../permissions/permissions.js';
+import { stageOwners } from './case-access.js';
 import type { Actor, Role } from '../permissions/roles.js';
 import { shipByDate } from '../materials/ship-by.js';
 

@@ -1,5 +1,5 @@
 import { caseIdFromFragment, caseLink, notificationEmail } from './email.js';
-import { patientInitials } from './policy.js';
+import { patientInitials } from '../case/patient-initials.js';
 
 describe('notification emails', () => {
   it('names a patient by initials only', () => {

@@ -1,4 +1,5 @@
 import type { Case } from '../case/case.js';
+import { patientInitials } from '../case/patient-initials.js';
 import type { CaseEvent, RiskKind } from '../case/events.js';
 import { STATUS_LABELS } from '../case/status.js';
 import type { Role } from '../permissions/roles.js';
@@ -31,18 +32,6 @@ export interface Alert {
  * wrote (a change request, a rejection reason): the app shows those after sign-in.
  */
 export type PatientNaming = 'full' | 'initials';
-
-/** "Jane van Doe" → "J.v.D."; a name without letters stays unnamed. */
-export function patientInitials(name: string): string {
-  const initials = name
-    .trim()
-    .split(/[\s-]+/)
-    .map((part) => [...part].find((char) => /\p{L}/u.test(char)))
-    .filter((char): char is string => !!char)
-    .map((char) => `${char}.`)
-    .join('');
-  return initials || 'patient';
-}
 
 export const RISK_ALERT_TEXTS = {
   atRiskTitle: 'Case at risk',

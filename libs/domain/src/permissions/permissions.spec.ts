@@ -1,13 +1,11 @@
 import {
-  CAPABILITIES,
-  can,
   canActOnCase,
   canSeeCase,
   isAssignedDoctor,
   STAGE_OWNERS,
   stageOwners,
-  type Capability,
-} from './permissions.js';
+} from '../case/case-access.js';
+import { CAPABILITIES, can, type Capability } from './permissions.js';
 import {
   ADMIN_USERNAME,
   isAdminUsername,

@@ -1,4 +1,4 @@
-import { ACCOUNT_TEXTS } from '../contract/accounts.js';
+import { ACCOUNT_TEXTS } from './account-texts.js';
 import { checkNewPassword } from './users.js';
 
 /** Shorter usernames ("al") occur inside too many good passwords to be worth refusing. */

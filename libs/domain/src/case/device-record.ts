@@ -1,8 +1,8 @@
-import { CASE_TYPE, type Case } from '../case/case.js';
-import { STATUS_LABELS, statusIndex } from '../case/status.js';
-import { patientInitials } from '../notifications/policy.js';
-import type { MaterialSettings } from './settings.js';
-import type { Shipment } from './shipping.js';
+import { CASE_TYPE, type Case } from './case.js';
+import { STATUS_LABELS, statusIndex } from './status.js';
+import { patientInitials } from './patient-initials.js';
+import type { MaterialSettings } from '../materials/settings.js';
+import type { Shipment } from '../materials/shipping.js';
 import type { StageRecord } from './records.js';
 
 /** GET /cases/{id}/device-record. */

@@ -1,4 +1,4 @@
-import type { CaseStatus } from '../case/status.js';
+import type { CaseStatus } from './status.js';
 
 /** One stage's completion as the device record keeps it (Case.stageRecords). */
 export interface StageRecord {

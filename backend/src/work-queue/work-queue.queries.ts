@@ -37,7 +37,7 @@ interface QueueRow {
  * caller's answer is kept, with its ETag, until the next committed event (CaseListCache).
  */
 @Injectable()
-export class WorkQueueQuery implements OnModuleDestroy {
+export class WorkQueueQueries implements OnModuleDestroy {
   private readonly cache: CaseListCache;
 
   constructor(

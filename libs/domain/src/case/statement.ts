@@ -1,6 +1,6 @@
-import { CARRIER_NAMES } from './shipping.js';
+import { CARRIER_NAMES } from '../materials/shipping.js';
 import type { DeviceRecord } from './device-record.js';
-import type { MaterialSettings } from './settings.js';
+import type { MaterialSettings } from '../materials/settings.js';
 
 /** The custom-made device statement (EU MDR Annex XIII, section 1), item by item. */
 export interface StatementItem {

@@ -1,8 +1,8 @@
 import { ForbiddenException, Injectable } from '@nestjs/common';
 import { ACCOUNT_TEXTS, STEP_UP_MS, type ReauthRequiredAnswer } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock.js';
-import type { AuthenticatedRequest } from '../../common/current-actor.js';
+import { Clock } from '../common/clock.js';
+import type { AuthenticatedRequest } from '../common/current-actor.js';
 
 /**
  * Step-up (api.md Accounts): the calls that read or change everything (backup, export, restore,

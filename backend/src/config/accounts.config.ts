@@ -1,5 +1,5 @@
 import { parseRole, type Role } from '@alignerflow/domain';
-import type { Fail } from '../config/env-values.js';
+import type { Fail } from './env-values.js';
 
 /** api.md Accounts: who must have a second factor, and where passkeys belong. */
 export interface AccountsConfig {

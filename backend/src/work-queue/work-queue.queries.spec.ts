@@ -1,6 +1,6 @@
 import type { LogListener } from '../event-store/log-listener';
 import type { DataSource } from 'typeorm';
-import { WorkQueueQuery } from './work-queue.query';
+import { WorkQueueQueries } from './work-queue.queries';
 import type { MaterialsStore } from '../materials/materials.store';
 import { DEFAULT_MATERIAL_SETTINGS } from '@alignerflow/domain';
 
@@ -16,7 +16,7 @@ const row = (id: string, status: string, extra: Record<string, unknown> = {}) =>
   ...extra,
 });
 
-describe('WorkQueueQuery', () => {
+describe('WorkQueueQueries', () => {
   it('asks PostgreSQL for the role’s statuses and the caller’s name, then applies the domain rule and order', async () => {
     const calls: unknown[][] = [];
     const dataSource = {
@@ -35,7 +35,7 @@ describe('WorkQueueQuery', () => {
     } as unknown as DataSource;
     const log = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as LogListener;
     const materials = { settings: async () => DEFAULT_MATERIAL_SETTINGS } as unknown as MaterialsStore;
-    const query = new WorkQueueQuery(dataSource, materials, log);
+    const query = new WorkQueueQueries(dataSource, materials, log);
     const text = await query.json({ username: 'tech', role: 'Technician' });
     expect(calls).toEqual([
       [['Model Printing', 'Thermoforming', 'Trimming & Polishing', 'Quality Check'], 'tech'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { AT_RISK_DAYS } from '@alignerflow/domain';
-import { fail, integerInRange, type Fail, type ProcessRole } from '../config/env-values.js';
+import { fail, integerInRange, type Fail, type ProcessRole } from './env-values.js';
 
 export interface FcmServiceAccount {
   clientEmail: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import webpush from 'web-push';
-import { ConfigError, loadConfig } from '../config/config';
+import { ConfigError, loadConfig } from './config';
 import { loadNotificationsConfig } from './notifications.config';
 
 describe('notifications configuration', () => {

@@ -6,15 +6,15 @@ import {
   type LoggerService,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { APP_CONFIG, ConfigError, type AppConfig } from '../config/config.js';
-import { databaseModule } from '../database/database.module.js';
-import { runMigrations } from '../database/migrations.js';
-import { EventStoreModule } from '../event-store/event-store.module.js';
-import { closeServer, onTerminationSignal } from '../health/shutdown.js';
-import { Metrics } from '../metrics/metrics.js';
-import { serveMetrics } from '../metrics/metrics-server.js';
-import { MetricsCoreModule } from '../metrics/metrics.module.js';
-import { NotificationsCoreModule } from './notifications.module.js';
+import { APP_CONFIG, ConfigError, type AppConfig } from './config/config.js';
+import { databaseModule } from './database/database.module.js';
+import { runMigrations } from './database/migrations.js';
+import { EventStoreModule } from './event-store/event-store.module.js';
+import { closeServer, onTerminationSignal } from './health/shutdown.js';
+import { Metrics } from './metrics/metrics.js';
+import { serveMetrics } from './metrics/metrics-server.js';
+import { MetricsCoreModule } from './metrics/metrics.module.js';
+import { NotificationsCoreModule } from './notifications/notifications.module.js';
 
 @Module({})
 export class NotificationsWorkerModule {

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Clock } from '../common/clock.js';
+import { ScheduledJob } from '../scheduling/scheduled-job.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 export const REMEMBERED_SESSION_MS = 30 * 24 * HOUR_MS;
@@ -75,7 +76,11 @@ export interface SessionRow {
 @Injectable()
 export class SessionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Sessions');
-  private purgeTimer?: NodeJS.Timeout;
+  // Every process purges: each DELETE is idempotent, so no lock is needed.
+  private readonly purge = new ScheduledJob(
+    { name: 'Sessions', what: 'purge', intervalMs: PURGE_INTERVAL_MS, runAtStart: true },
+    () => this.purgeEnded(),
+  );
   private readonly cache = new Map<string, CachedSession>();
   /** Moves on every invalidation, so that a lookup begun before it never stores what it read. */
   private invalidations = 0;
@@ -94,13 +99,11 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.purgeEnded();
-    this.purgeTimer = setInterval(() => void this.purgeEnded(), PURGE_INTERVAL_MS);
-    this.purgeTimer.unref();
+    await this.purge.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+  async onModuleDestroy(): Promise<void> {
+    await this.purge.stop();
     this.emitter.off(EVENTS_COMMITTED, this.onCommitted);
   }
 

@@ -1,5 +1,5 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import type { AuthenticatedRequest } from '../../common/current-actor.js';
+import type { AuthenticatedRequest } from '../common/current-actor.js';
 import { StepUpService } from './step-up.service.js';
 
 @Injectable()

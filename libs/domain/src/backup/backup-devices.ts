@@ -2,9 +2,9 @@
 import type { Case } from '../case/case.js';
 import { parseStatus } from '../case/status.js';
 import { checkText } from '../validation/validation.js';
-import { fail, isObject, list, optionalDateTime, type Raw } from '../backup/backup-fields.js';
-import type { StageRecord } from './records.js';
-import { CARRIERS, trackingUrl, type Carrier, type Shipment } from './shipping.js';
+import { fail, isObject, list, optionalDateTime, type Raw } from './backup-fields.js';
+import type { StageRecord } from '../case/records.js';
+import { CARRIERS, trackingUrl, type Carrier, type Shipment } from '../materials/shipping.js';
 
 function name(label: string, value: unknown, max = 200): string {
   const checked = checkText(label, value ?? '', { max });

@@ -1,10 +1,10 @@
 import { deviceRecord, hasPassedQualityCheck, lotsOf, patientCode } from './device-record.js';
-import { DEFAULT_MATERIAL_SETTINGS } from './settings.js';
-import { DEVICE_TEXTS } from './texts.js';
-import type { CaseEventData } from '../case/events.js';
-import type { LotUse } from '../case/commands.js';
-import { isAtRisk, isOverdue } from '../case/at-risk.js';
-import { shipByDate } from './ship-by.js';
+import { DEFAULT_MATERIAL_SETTINGS } from '../materials/settings.js';
+import { DEVICE_TEXTS } from '../materials/texts.js';
+import type { CaseEventData } from './events.js';
+import type { LotUse } from './commands.js';
+import { isAtRisk, isOverdue } from './at-risk.js';
+import { shipByDate } from '../materials/ship-by.js';
 import {
   E,
   NOW,

@@ -1,21 +1,7 @@
-import { CASE_WORK_TEXTS, UPLOAD_TEXTS, type Actor } from '@alignerflow/domain';
+import { CASE_WORK_TEXTS, FILE_TEXTS, type Actor } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
-import { rejectWith } from '../common/domain-rejection.js';
-export const FILE_TEXTS = {
-  notStl: 'The STL slots accept only .stl files.',
-  notImage: 'The photo slots accept only images.',
-  notPdf: UPLOAD_TEXTS.notPdf,
-  tooLarge: UPLOAD_TEXTS.tooLarge,
-  unknownKind: UPLOAD_TEXTS.unknownKind,
-  noFile: 'Choose a file to upload.',
-  badForm: 'An upload is one file part named "file" with the fields type and caseId.',
-  interrupted: 'The upload was interrupted.',
-  notYours: CASE_WORK_TEXTS.notYours,
-  notFound: 'File not found.',
-} as const;
-
-/** The upload id inside a stored file's url ({base}api/files/{id}/{name}). */
-export const FILE_URL = /\/api\/files\/([0-9a-f-]{36})\//;
+import { rejectWith } from '../../common/domain-rejection.js';
+import { FILE_URL } from '../../common/file-url.js';
 
 /**
  * A new case takes its uploaded files, inside the creating transaction: they must be the

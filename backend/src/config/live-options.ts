@@ -1,4 +1,4 @@
-import { fail } from '../config/env-values.js';
+import { fail } from './env-values.js';
 
 /** Tuning of the live stream, read once at start from the environment. */
 export interface LiveOptions {
