@@ -10,6 +10,7 @@ import { jsonBodyLimitedBy } from './common/body-parsers.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { runMigrations } from './database/migrations.js';
+import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
 import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';
@@ -37,6 +38,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   const { config, databaseUrl } = options;
   const rootLogger = createRootLogger(config.logLevel);
   await runMigrations(databaseUrl, undefined, config.migrationsDir);
+  await encryptStoredEvents(databaseUrl, config.masterKeyFile);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
     bodyParser: false,
     logger: options.logger ?? new PinoLogger(rootLogger),

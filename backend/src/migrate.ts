@@ -5,6 +5,7 @@
 import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
+import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
 
 async function main(): Promise<void> {
   const log = (msg: string) => console.log(msg);
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const database = await resolveDatabaseUrl(settings, log);
   try {
     const applied = await runMigrations(database.url, log, settings.migrationsDir);
+    await encryptStoredEvents(database.url, settings.masterKeyFile, log);
     console.log(applied.length === 0 ? 'Database is up to date.' : `Applied ${applied.length} migration(s).`);
   } finally {
     await database.stop();

@@ -11,6 +11,9 @@ import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
 import { createEventStore } from './event-store/event-store.module.js';
+import { CaseKeys } from './patient-data/case-keys.js';
+import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
+import { loadMasterKey } from './patient-data/master-key.js';
 import { describe } from './rebuild/projection-rebuild.service.js';
 import { ProjectionRebuilder } from './rebuild/projection-rebuilder.js';
 
@@ -23,9 +26,11 @@ async function main(): Promise<void> {
   let dataSource: DataSource | undefined;
   try {
     await runMigrations(database.url, log, settings.migrationsDir);
+    await encryptStoredEvents(database.url, settings.masterKeyFile, log);
     dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 5 }).initialize();
     let lastLog = 0;
-    const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource)).run({
+    const keys = new CaseKeys(dataSource, loadMasterKey(settings.masterKeyFile));
+    const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource, keys)).run({
       onProgress: (progress) => {
         if (progress.resumedFrom && !lastLog)
           log(`Resuming an interrupted rebuild after ${progress.resumedFrom} events.`);

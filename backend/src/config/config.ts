@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadAccountsConfig, type AccountsConfig } from '../auth/accounts.config.js';
 import { newPasswordProblem } from '../users/password-policy.js';
 import { liveOptionsFromEnv, type LiveOptions } from '../live/live-options.js';
@@ -34,6 +34,8 @@ export interface AppConfig extends DatabaseSettings {
   databasePoolSize: number;
   redisUrl: string | undefined;
   dataDir: string;
+  /** The master key's file (MASTER_KEY_FILE, else DATA_DIR/master.key; patient-data/README.md). */
+  masterKeyFile: string;
   adminPassword: string;
   demoData: boolean;
   processRole: ProcessRole;
@@ -75,6 +77,8 @@ export interface DatabaseSettings {
   dataDir: string;
   /** MIGRATIONS_DIR: the SQL migrations, when not the repository's migrations/ folder. */
   migrationsDir: string | undefined;
+  /** MASTER_KEY_FILE, else DATA_DIR/master.key: the key that wraps the cases' data keys. */
+  masterKeyFile: string;
 }
 
 /**
@@ -93,7 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath))
     fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
 
-  const { databaseUrl, dataDir, migrationsDir } = loadDatabaseSettings(env);
+  const { databaseUrl, dataDir, migrationsDir, masterKeyFile } = loadDatabaseSettings(env);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must be a redis:// URL');
 
@@ -147,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl,
     dataDir,
     migrationsDir,
+    masterKeyFile,
     adminPassword,
     demoData,
     processRole,
@@ -179,7 +184,11 @@ export function loadDatabaseSettings(env: NodeJS.ProcessEnv = process.env): Data
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     fail('DATABASE_URL', 'must be a postgres:// URL');
   const migrationsDir = env.MIGRATIONS_DIR?.trim() ? resolve(env.MIGRATIONS_DIR.trim()) : undefined;
-  return { databaseUrl, dataDir: resolve(env.DATA_DIR?.trim() || './data'), migrationsDir };
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data');
+  const masterKeyFile = env.MASTER_KEY_FILE?.trim()
+    ? resolve(env.MASTER_KEY_FILE.trim())
+    : join(dataDir, 'master.key');
+  return { databaseUrl, dataDir, migrationsDir, masterKeyFile };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,102 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { EventCipher, NewEvent, RecordedEvent, StreamAppend } from '../event-store/event-types.js';
+import type { CaseKeys } from './case-keys.js';
+import {
+  caseOfStream,
+  erasedValue,
+  isSealed,
+  mapSealedFields,
+  SEALED_FIELDS,
+  type SealedKind,
+} from './sealed-fields.js';
+
+const VERSION = 'v1:';
+
+/**
+ * The event store's cipher for case streams: the patient-identifying fields of each event
+ * (sealed-fields.ts) are encrypted with AES-256-GCM under the case's key as the event is built for
+ * its append, and decrypted as stored rows are read, before upcasting. So the domain, the
+ * projections, the rebuild and the replay see plaintext and never knew. The case id is the
+ * additional authenticated data: a sealed value copied into another case does not open there.
+ *
+ * A value that does not open (its key destroyed by an erasure, or a key made after it) reads as
+ * its kind's erased value.
+ */
+export class CaseEventCipher implements EventCipher {
+  constructor(readonly keys: CaseKeys) {}
+
+  async seal(appends: StreamAppend[]): Promise<StreamAppend[]> {
+    const cases = appends
+      .filter(
+        ({ streamId, events }) => caseOfStream(streamId) && events.some(({ type }) => SEALED_FIELDS[type]),
+      )
+      .map(({ streamId }) => caseOfStream(streamId)!);
+    if (!cases.length) return appends;
+    const keys = await this.keys.keysFor(cases);
+    return appends.map((append) => {
+      const caseId = caseOfStream(append.streamId);
+      const key = caseId && keys.get(caseId);
+      return key
+        ? { ...append, events: append.events.map((event) => sealEvent(event, caseId, key)) }
+        : append;
+    });
+  }
+
+  async open(events: RecordedEvent[]): Promise<void> {
+    const sealed = events.filter(holdsSealedValues);
+    if (!sealed.length) return;
+    const keys = await this.keys.existingKeys(sealed.map(({ streamId }) => caseOfStream(streamId)!));
+    for (const event of sealed) {
+      const caseId = caseOfStream(event.streamId)!;
+      const key = keys.get(caseId) ?? null;
+      event.data = mapSealedFields(event.type, event.data, (value, kind) =>
+        isSealed(value) ? openValue(value.$enc, kind, caseId, key) : value,
+      );
+    }
+  }
+}
+
+function holdsSealedValues(event: RecordedEvent): boolean {
+  if (!SEALED_FIELDS[event.type] || !caseOfStream(event.streamId)) return false;
+  let found = false;
+  mapSealedFields(event.type, event.data, (value) => {
+    found ||= isSealed(value);
+    return value;
+  });
+  return found;
+}
+
+/** `event` with its sealed fields encrypted; a value already sealed stays as it is. */
+export function sealEvent(event: NewEvent, caseId: string, key: Buffer): NewEvent {
+  if (!SEALED_FIELDS[event.type]) return event;
+  const data = mapSealedFields(event.type, event.data, (value) =>
+    isSealed(value) ? value : { $enc: sealValue(value, caseId, key) },
+  );
+  return data === event.data ? event : { ...event, data };
+}
+
+export function sealValue(value: unknown, caseId: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(caseId, 'utf8'));
+  const plain = Buffer.from(JSON.stringify(value), 'utf8');
+  return (
+    VERSION +
+    Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString('base64')
+  );
+}
+
+export function openValue(sealed: string, kind: SealedKind, caseId: string, key: Buffer | null): unknown {
+  if (!key || !sealed.startsWith(VERSION)) return erasedValue(kind);
+  const raw = Buffer.from(sealed.slice(VERSION.length), 'base64');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(caseId, 'utf8'));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const plain = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    return JSON.parse(plain.toString('utf8'));
+  } catch {
+    // Sealed under a key that is no more (the case was erased, then written to again).
+    return erasedValue(kind);
+  }
+}
