@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
+import { withTransaction } from '../backend/src/event-store/transactions';
 import { CaseKeys } from '../backend/src/patient-data/case-keys';
 import { ENCRYPT_EVENTS_STEP, encryptStoredEvents } from '../backend/src/patient-data/encrypt-stored-events';
 import { loadMasterKey } from '../backend/src/patient-data/master-key';
@@ -135,5 +136,33 @@ describe('per-case encryption of patient data', () => {
       expect.objectContaining({ patientName: PATIENT, treatmentPlanNotes: PLAN_NOTE }),
       { text: NOTE },
     ]);
+  });
+
+  it('rotates the master key: every case key wrapped anew, the old key no longer opens them', async () => {
+    const created = await createCase(admin, { patientName: PATIENT });
+    const oldFile = join(lab.dataDir, 'master.key');
+    const newFile = join(lab.dataDir, 'rotated.key');
+    const dataSource = await new DataSource({
+      type: 'postgres',
+      url: lab.databaseUrl,
+      poolSize: 2,
+    }).initialize();
+    try {
+      const next = loadMasterKey(newFile);
+      const rewrapped = await withTransaction(dataSource, (runner) =>
+        new CaseKeys(dataSource, loadMasterKey(oldFile)).rewrapAll(next, runner),
+      );
+      const [{ n }] = await sql(lab.databaseUrl, 'SELECT count(*)::int AS n FROM case_keys');
+      expect(rewrapped).toBe(n);
+      const stream = `case-${created.id}`;
+      const rotated = createEventStore(dataSource, new CaseKeys(dataSource, next));
+      expect((await rotated.readStream(stream))[0].data.patientName).toBe(PATIENT);
+      const stale = createEventStore(dataSource, new CaseKeys(dataSource, loadMasterKey(oldFile)));
+      await expect(stale.readStream(stream)).rejects.toThrow(
+        /wrapped under master key .* not the configured/,
+      );
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });

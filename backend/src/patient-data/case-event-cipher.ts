@@ -49,9 +49,28 @@ export class CaseEventCipher implements EventCipher {
     for (const event of sealed) {
       const caseId = caseOfStream(event.streamId)!;
       const key = keys.get(caseId) ?? null;
-      event.data = mapSealedFields(event.type, event.data, (value, kind) =>
-        isSealed(value) ? openValue(value.$enc, kind, caseId, key) : value,
-      );
+      const stored: unknown = event.data;
+      let data: unknown;
+      let opened = false;
+      // Decrypted when first read: the readers that follow the whole log (live updates, the
+      // dispatcher, the invoice issuer) mostly look at an event's type and never pay for it.
+      Object.defineProperty(event, 'data', {
+        configurable: true,
+        enumerable: true,
+        get() {
+          if (!opened) {
+            data = mapSealedFields(event.type, stored, (value, kind) =>
+              isSealed(value) ? openValue(value.$enc, kind, caseId, key) : value,
+            );
+            opened = true;
+          }
+          return data;
+        },
+        set(value: unknown) {
+          data = value;
+          opened = true;
+        },
+      });
     }
   }
 }

@@ -14,18 +14,21 @@ export interface RetentionSettings {
 /** Arbitrary but fixed: the processes of one database take turns sweeping. */
 const SWEEP_LOCK_ID = '7240913350164081043';
 const DAY_MS = 86_400_000;
+/** The first sweep waits for the start to settle. */
+const FIRST_SWEEP_MS = 60_000;
 /** Cases erased per sweep at most; the next day's sweep goes on. */
 const SWEEP_LIMIT = 1000;
 
 /**
  * The lab's retention rule (api.md "Patient data"): once a day, the cases completed more than
  * `eraseAfterYears` years ago are erased by the system, reason "retention", through the same
- * erasure as a Manager's. Also at start, so a lab whose process never lives a whole day still
- * sweeps. One process at a time (advisory lock); an erased case is never erased twice (decide).
+ * erasure as a Manager's. Also a minute after start, so a lab whose process never lives a whole
+ * day still sweeps. One process at a time (advisory lock); an erased case is never erased twice (decide).
  */
 @Injectable()
 export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Retention');
+  private first?: NodeJS.Timeout;
   private timer?: NodeJS.Timeout;
   private running?: Promise<string[] | null>;
 
@@ -36,11 +39,14 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   onApplicationBootstrap(): void {
+    this.first = setTimeout(() => void this.sweepLogged(), FIRST_SWEEP_MS);
+    this.first.unref();
     this.timer = setInterval(() => void this.sweepLogged(), DAY_MS);
     this.timer.unref();
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearTimeout(this.first);
     clearInterval(this.timer);
     await this.running?.catch(() => undefined);
   }

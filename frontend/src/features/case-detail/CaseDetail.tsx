@@ -7,6 +7,7 @@ import { CaseLinks } from '../case-work/CaseLinks';
 import { PlanVersions } from '../case-work/PlanVersions';
 import { ReorderDialog } from '../case-work/ReorderDialog';
 import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
+import { ErasurePanel } from '../erasure/ErasurePanel';
 import { DevicePanel } from '../materials/DevicePanel';
 import { ApprovalPanel } from './ApprovalPanel';
 import { caseAbilities } from './caseAbilities';
@@ -109,6 +110,7 @@ export function CaseDetail({
           </button>
         </div>
       ) : null}
+      <ErasurePanel item={item} user={user} commands={commands} />
       {item.onHold ? (
         <div className="banner banner--warning cd-hold-banner" role="status">
           <Icon name="pause" />

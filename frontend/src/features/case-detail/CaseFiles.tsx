@@ -3,6 +3,7 @@ import type { Case, CaseFile, User } from '@alignerflow/domain';
 import { AddFiles } from '../case-work/AddFiles';
 import { caseWorkApi } from '../case-work/caseWorkApi';
 import { CASE_WORK_UI_TEXTS as W } from '../case-work/texts';
+import { PurgeFileDialog } from '../erasure/PurgeFileDialog';
 import { invalidInput } from './invalidInput';
 import { FileCard } from './FileCard';
 import { PhotoViewerDialog } from './PhotoViewerDialog';
@@ -26,6 +27,7 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal, work }: CaseFilesP
   const titleId = useId();
   const [viewer, setViewer] = useState<Viewer>(null);
   const [removing, setRemoving] = useState<CaseFile | null>(null);
+  const [purging, setPurging] = useState<CaseFile | null>(null);
   return (
     <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{T.caseFiles}</h2>
@@ -44,6 +46,7 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal, work }: CaseFilesP
               onViewStl={(stl) => setViewer({ kind: 'stl', file: stl })}
               onOpenExternal={onOpenExternal}
               onRemove={work?.canRemove ? setRemoving : undefined}
+              onPurge={work?.canRemove ? setPurging : undefined}
             />
           ))}
         </ul>
@@ -52,6 +55,14 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal, work }: CaseFilesP
         <PhotoViewerDialog file={viewer.file} onClose={() => setViewer(null)} />
       ) : null}
       {viewer?.kind === 'stl' ? <StlViewerDialog file={viewer.file} onClose={() => setViewer(null)} /> : null}
+      {purging && work ? (
+        <PurgeFileDialog
+          item={item}
+          file={purging}
+          commands={work.commands}
+          onClose={() => setPurging(null)}
+        />
+      ) : null}
       {removing && work ? (
         <TextPromptDialog
           title={W.removeTitle(removing.name)}

@@ -1,6 +1,7 @@
 import { evolve, formatPrice, REMAKE_REASON_LABELS, type Case, type CaseEvent } from '@alignerflow/domain';
 import { formatDate } from '../../components/format';
 import type { CaseHistoryEntry } from '@alignerflow/domain';
+import { erasureHistory } from '../erasure/erasureHistory';
 import { deviceHistory, materialDetails } from '../materials/deviceHistory';
 import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
 
@@ -148,7 +149,10 @@ function describe(
       return { sentence: data.kind === 'overdue' ? H.CaseOverdue(due) : H.CaseAtRisk(due), details: [] };
     }
     default:
-      return deviceHistory(entry.type, who, data) ?? { sentence: H.unknown(who, entry.type), details: [] };
+      return (
+        deviceHistory(entry.type, who, data) ??
+        erasureHistory(entry.type, who, data, before) ?? { sentence: H.unknown(who, entry.type), details: [] }
+      );
   }
 }
 

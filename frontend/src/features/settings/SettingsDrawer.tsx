@@ -3,6 +3,7 @@ import { can, type Role, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { Icon, type IconName } from '../../components/Icon';
 import { AccessLogSettings } from '../access-log/AccessLogSettings';
+import { RetentionSettings } from '../erasure/RetentionSettings';
 import { AccountSettings } from './AccountSettings';
 import { BackupRestore } from './BackupRestore';
 import { NotificationSettings } from './NotificationSettings';
@@ -69,6 +70,7 @@ export function SettingsDrawer({
         </h2>
         {section === 'users' ? <UserManagement /> : null}
         {section === 'backup' ? <BackupRestore role={role} /> : null}
+        {section === 'backup' ? <RetentionSettings /> : null}
         {section === 'notifications' ? <NotificationSettings /> : null}
         {section === 'access' ? <AccessLogSettings /> : null}
         {section === 'account' && user ? <AccountSettings user={user} onSignedOut={onSignedOut} /> : null}

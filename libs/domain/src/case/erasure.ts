@@ -35,6 +35,9 @@ export const CASE_ERASURE = {
   retentionNever: 'Never',
   retentionSaved: 'Retention saved.',
   save: 'Save',
+  historyErased: (who: string) => `${who} erased the patient data`,
+  historyPurged: (who: string, name: string) => `${who} purged the file ${name}`,
+  historyReason: 'Reason',
 } as const;
 
 export const MIN_RETENTION_YEARS = 1;
