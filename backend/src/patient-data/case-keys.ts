@@ -6,6 +6,7 @@ import type { MasterKey } from './master-key.js';
 const CACHED_KEYS = 50_000;
 
 type Db = DataSource | QueryRunner;
+type KeyRow = { case_id: string; wrapped_key: string; master_key_id: string };
 
 /**
  * The data key of each case (table `case_keys`, migration 042): 32 random bytes, stored wrapped
@@ -39,15 +40,24 @@ export class CaseKeys {
     });
     if (!missing.length) return keys;
     const fresh = missing.map(() => randomBytes(32));
-    // A concurrent creator may win: ON CONFLICT keeps its key, and the SELECT reads whichever stands.
-    // Committed at once, outside any transaction of the caller: a key this process caches must
-    // exist whatever becomes of the append it was made for (an unused key costs a row).
-    await this.dataSource.query(
-      `INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (case_id) DO NOTHING`,
+    // One round trip: the keys inserted now, and those that already existed. Committed at once,
+    // outside any transaction of the caller: a key this process caches must exist whatever becomes
+    // of the append it was made for (an unused key costs a row).
+    const rows: KeyRow[] = await this.dataSource.query(
+      `WITH made AS (
+         INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (case_id) DO NOTHING
+         RETURNING case_id, wrapped_key, master_key_id)
+       SELECT * FROM made
+       UNION ALL
+       SELECT case_id, wrapped_key, master_key_id FROM case_keys
+        WHERE case_id = ANY($1::text[]) AND case_id NOT IN (SELECT case_id FROM made)`,
       [missing, fresh.map((key) => this.wrap(key)), missing.map(() => this.master.id)],
     );
-    for (const [id, key] of await this.load(missing)) if (key) keys.set(id, key);
+    for (const [id, key] of this.unwrapRows(missing, rows)) if (key) keys.set(id, key);
+    // A key made by a concurrent writer after this statement's snapshot: read it now.
+    const late = missing.filter((id) => !keys.has(id));
+    if (late.length) for (const [id, key] of await this.load(late)) if (key) keys.set(id, key);
     return keys;
   }
 
@@ -121,11 +131,15 @@ export class CaseKeys {
   }
 
   private async load(ids: string[]): Promise<Map<string, Buffer | null>> {
-    const rows: { case_id: string; wrapped_key: string; master_key_id: string }[] =
-      await this.dataSource.query(
-        'SELECT case_id, wrapped_key, master_key_id FROM case_keys WHERE case_id = ANY($1::text[])',
-        [ids],
-      );
+    const rows: KeyRow[] = await this.dataSource.query(
+      'SELECT case_id, wrapped_key, master_key_id FROM case_keys WHERE case_id = ANY($1::text[])',
+      [ids],
+    );
+    return this.unwrapRows(ids, rows);
+  }
+
+  /** `ids` mapped to their rows' unwrapped keys (null: no row), remembered in the cache. */
+  private unwrapRows(ids: string[], rows: KeyRow[]): Map<string, Buffer | null> {
     const found = new Map<string, Buffer | null>(ids.map((id) => [id, null]));
     for (const row of rows) {
       if (row.master_key_id !== this.master.id)
