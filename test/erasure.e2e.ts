@@ -100,6 +100,29 @@ describe('erasure of a case', () => {
   });
 
   it('holds the texts everywhere before: the test would see them', async () => {
+    // A web push sent about the case, as the dispatcher records it (web push keeps the full words).
+    const message = {
+      title: `Note on ${PATIENT}`,
+      body: NOTE,
+      caseId: id,
+      url: `#case=${id}`,
+      icon: '/icon.png',
+    };
+    await sql(
+      lab.databaseUrl,
+      `INSERT INTO notification_deliveries (id, channel, username, status, job)
+       VALUES ('erasure-test', 'webpush', 'admin', 'delivered', $1)`,
+      [
+        JSON.stringify({
+          id: 'erasure-test',
+          channel: 'webpush',
+          username: 'admin',
+          message,
+          eventPosition: null,
+        }),
+      ],
+    );
+    expect(await tablesHolding(PATIENT)).toContain('notification_deliveries');
     expect(await tablesHolding(PATIENT)).toEqual(expect.arrayContaining(['case_view', 'report_cases']));
     expect(await tablesHolding(NOTE)).toContain('case_notes');
     expect((await download(admin, photoUrl)).status).toBe(200);

@@ -71,7 +71,8 @@ export class ErasureService {
 
 /**
  * The read models' copies of the erased texts that the case's new case_view row does not
- * replace: its notes' rows (author and time stay) and the file names of its uploads.
+ * replace: its notes' rows (author and time stay), the file names of its uploads, and the
+ * messages of the notifications sent about it.
  */
 async function scrubReadModels(runner: QueryRunner, caseId: string): Promise<void> {
   await runner.query(
@@ -79,4 +80,12 @@ async function scrubReadModels(runner: QueryRunner, caseId: string): Promise<voi
     [caseId, CASE_ERASURE.erasedText],
   );
   await runner.query(`UPDATE uploads SET name = $2 WHERE case_id = $1`, [caseId, CASE_ERASURE.erasedText]);
+  // The record of each notification sent about the case keeps its message (web push carries the
+  // full words): its title and body go, who got it and when stay.
+  await runner.query(
+    `UPDATE notification_deliveries
+        SET job = jsonb_set(jsonb_set(job, '{message,title}', to_jsonb($2::text)), '{message,body}', to_jsonb($2::text))
+      WHERE job->'message'->>'caseId' = $1`,
+    [caseId, CASE_ERASURE.erasedText],
+  );
 }
