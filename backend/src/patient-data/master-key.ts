@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The key that wraps every case's data key, and a short id of it stored beside each wrap. */
@@ -21,12 +21,17 @@ export function masterKeyFrom(key: Buffer): MasterKey {
 export function loadMasterKey(file: string): MasterKey {
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
-    // 'wx': two processes starting together must not both write a key; the loser reads the winner's.
+    // Written whole to a file of its own, then linked into place: processes starting together
+    // (API replicas and workers sharing DATA_DIR) never read a half-written key, and the first
+    // link wins; the others read the winner's.
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(temporary, randomBytes(32), { mode: 0o600, flag: 'wx' });
     try {
-      writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
+      linkSync(temporary, file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(temporary);
     }
   }
   const raw = readFileSync(file);
