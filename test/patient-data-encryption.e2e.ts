@@ -52,7 +52,9 @@ describe('per-case encryption of patient data', () => {
     expect((await admin.post(`/cases/${created.id}/notes`, { text: NOTE })).status).toBe(201);
 
     const stored = await rawEvents(created.id);
-    expect(stored).toMatch(/CaseCreated .*"patientName": \{"\$enc": "v1:/);
+    // Each field marks its place in the event's one ciphertext.
+    expect(stored).toMatch(/CaseCreated .*"patientName": \{"\$enc": \d+\}/);
+    expect(stored).toMatch(/CaseCreated .*"\$sealed": "v1:[A-Za-z0-9+/=]+"/);
     for (const text of [PATIENT, NOTE, PLAN_NOTE, 'Zelda']) expect(stored).not.toContain(text);
     // The rest stays readable: what reports and the device record need is no secret.
     expect(stored).toContain(created.doctorName);

@@ -11,6 +11,8 @@ import {
 } from './sealed-fields.js';
 
 const VERSION = 'v1:';
+/** The data's key that holds an event's one ciphertext. */
+export const SEALED_BATCH = '$sealed';
 
 /**
  * The event store's cipher for case streams: the patient-identifying fields of each event
@@ -59,9 +61,7 @@ export class CaseEventCipher implements EventCipher {
         enumerable: true,
         get() {
           if (!opened) {
-            data = mapSealedFields(event.type, stored, (value, kind) =>
-              isSealed(value) ? openValue(value.$enc, kind, caseId, key) : value,
-            );
+            data = openEvent(event.type, stored, caseId, key);
             opened = true;
           }
           return data;
@@ -77,6 +77,7 @@ export class CaseEventCipher implements EventCipher {
 
 function holdsSealedValues(event: RecordedEvent): boolean {
   if (!SEALED_FIELDS[event.type] || !caseOfStream(event.streamId)) return false;
+  if (hasSealedBatch(event.data)) return true;
   let found = false;
   mapSealedFields(event.type, event.data, (value) => {
     found ||= isSealed(value);
@@ -85,13 +86,50 @@ function holdsSealedValues(event: RecordedEvent): boolean {
   return found;
 }
 
-/** `event` with its sealed fields encrypted; a value already sealed stays as it is. */
-export function sealEvent(event: NewEvent, caseId: string, key: Buffer): NewEvent {
-  if (!SEALED_FIELDS[event.type]) return event;
-  const data = mapSealedFields(event.type, event.data, (value) =>
-    isSealed(value) ? value : { $enc: sealValue(value, caseId, key) },
+function hasSealedBatch(data: unknown): data is Record<string, unknown> & { [SEALED_BATCH]: string } {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as Record<string, unknown>)[SEALED_BATCH] === 'string'
   );
-  return data === event.data ? event : { ...event, data };
+}
+
+/**
+ * `stored` as it was written: each marker `{$enc: n}` replaced by the n-th value of the event's
+ * one ciphertext, a `{$enc: "v1:…"}` by its own. What does not open reads as erased.
+ */
+export function openEvent(type: string, stored: unknown, caseId: string, key: Buffer | null): unknown {
+  let values: unknown[] | null = null;
+  let data = stored;
+  if (hasSealedBatch(stored)) {
+    const { [SEALED_BATCH]: batch, ...rest } = stored;
+    const opened = openValue(batch, 'files', caseId, key);
+    values = Array.isArray(opened) && opened.length ? opened : null;
+    data = rest;
+  }
+  return mapSealedFields(type, data, (value, kind) => {
+    if (!isSealed(value)) return value;
+    if (typeof value.$enc === 'number')
+      return values && value.$enc < values.length ? values[value.$enc] : erasedValue(kind);
+    return openValue(value.$enc, kind, caseId, key);
+  });
+}
+
+/**
+ * `event` with its sealed fields encrypted: all of them together, in one AES-GCM ciphertext of
+ * their values (one cipher set-up per event, not per field) kept in the data's `$sealed`, each
+ * field replaced by `{$enc: n}`, its place in that list. An event already sealed stays as it is.
+ */
+export function sealEvent(event: NewEvent, caseId: string, key: Buffer): NewEvent {
+  if (!SEALED_FIELDS[event.type] || hasSealedBatch(event.data)) return event;
+  const values: unknown[] = [];
+  const data = mapSealedFields(event.type, event.data, (value) => {
+    if (isSealed(value)) return value;
+    values.push(value);
+    return { $enc: values.length - 1 };
+  });
+  if (!values.length) return event;
+  return { ...event, data: { ...(data as object), [SEALED_BATCH]: sealValue(values, caseId, key) } };
 }
 
 export function sealValue(value: unknown, caseId: string, key: Buffer): string {

@@ -63,18 +63,18 @@ export function erasedValue(kind: SealedKind): unknown {
   }
 }
 
-/** The stored form of an encrypted value. */
+/**
+ * The stored form of an encrypted field: its place in the event's one ciphertext (`$sealed`), or
+ * a ciphertext of its own ("v1:…").
+ */
 export interface SealedValue {
-  $enc: string;
+  $enc: number | string;
 }
 
 export function isSealed(value: unknown): value is SealedValue {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as SealedValue).$enc === 'string' &&
-    Object.keys(value).length === 1
-  );
+  if (typeof value !== 'object' || value === null) return false;
+  const marker = (value as SealedValue).$enc;
+  return (typeof marker === 'string' || typeof marker === 'number') && Object.keys(value).length === 1;
 }
 
 /**
