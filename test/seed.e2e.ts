@@ -9,6 +9,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
+import { CaseKeys } from '../backend/src/patient-data/case-keys';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -249,7 +250,8 @@ describe('demo data made by the real commands', () => {
     for (const table of READ_MODELS)
       await dataSource.query(`CREATE TABLE seeded_${table} AS SELECT * FROM ${table}`);
     // What `npm run replay` runs, on the test's database.
-    const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource)).run();
+    const store = createEventStore(dataSource, lab.app.get(CaseKeys));
+    const result = await new ProjectionRebuilder(dataSource, store).run();
     expect(result.state).toBe('done');
     for (const table of READ_MODELS) {
       const differences = await dataSource.query(

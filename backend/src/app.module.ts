@@ -14,6 +14,7 @@ import { HttpExceptionFilter } from './common/http-exception.filter.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { databaseModule } from './database/database.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
+import { PatientDataModule } from './patient-data/patient-data.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ClientConfigController } from './config/client-config.controller.js';
 import { HealthModule } from './health/health.module.js';
@@ -62,6 +63,7 @@ export class AppModule {
         ReportsModule,
         MaterialsModule,
         BillingModule,
+        PatientDataModule,
         MetricsModule,
         OpenApiModule,
         SeedModule,

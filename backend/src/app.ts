@@ -11,6 +11,7 @@ import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
+import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
 import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';
@@ -40,8 +41,10 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   const { config, databaseUrl } = options;
   const rootLogger = createRootLogger(config.logLevel);
   const ownerUrl = options.ownerUrl ?? config.databaseOwnerUrl ?? databaseUrl;
-  // As the owner: the migrations, then the app role's rights over what they made.
+  // As the owner: the migrations, the one-time encryption of old events' patient fields (before
+  // anything seals them), then the app role's rights over what they made.
   await runMigrations(ownerUrl, undefined, config.migrationsDir);
+  await encryptStoredEvents(ownerUrl, config.masterKeyFile);
   await grantAppRole(ownerUrl, databaseUrl);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
     bodyParser: false,

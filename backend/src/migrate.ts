@@ -6,6 +6,7 @@ import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
+import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
 
 async function main(): Promise<void> {
   const log = (msg: string) => console.log(msg);
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   const database = await resolveDatabaseUrl(settings, log);
   try {
     const applied = await runMigrations(database.ownerUrl, log, settings.migrationsDir);
+    await encryptStoredEvents(database.ownerUrl, settings.masterKeyFile, log);
     await grantAppRole(database.ownerUrl, database.url, log);
     console.log(applied.length === 0 ? 'Database is up to date.' : `Applied ${applied.length} migration(s).`);
   } finally {

@@ -12,6 +12,9 @@ import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
 import { createEventStore } from './event-store/event-store.module.js';
+import { CaseKeys } from './patient-data/case-keys.js';
+import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
+import { loadMasterKey } from './patient-data/master-key.js';
 import { describe } from './rebuild/projection-rebuild.service.js';
 import { ProjectionRebuilder } from './rebuild/projection-rebuilder.js';
 
@@ -24,10 +27,12 @@ async function main(): Promise<void> {
   let dataSource: DataSource | undefined;
   try {
     await runMigrations(database.ownerUrl, log, settings.migrationsDir);
+    await encryptStoredEvents(database.ownerUrl, settings.masterKeyFile, log);
     await grantAppRole(database.ownerUrl, database.url, log);
     dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 5 }).initialize();
     let lastLog = 0;
-    const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource)).run({
+    const keys = new CaseKeys(dataSource, loadMasterKey(settings.masterKeyFile));
+    const result = await new ProjectionRebuilder(dataSource, createEventStore(dataSource, keys)).run({
       onProgress: (progress) => {
         if (progress.resumedFrom && !lastLog)
           log(`Resuming an interrupted rebuild after ${progress.resumedFrom} events.`);

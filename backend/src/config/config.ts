@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadAccountsConfig, type AccountsConfig } from './accounts.config.js';
 import { newPasswordProblem } from '../common/password-policy.js';
 import { liveOptionsFromEnv, type LiveOptions } from './live-options.js';
@@ -34,6 +34,8 @@ export interface AppConfig extends DatabaseSettings {
   databasePoolSize: number;
   redisUrl: string | undefined;
   dataDir: string;
+  /** The master key's file (MASTER_KEY_FILE, else DATA_DIR/master.key; patient-data/README.md). */
+  masterKeyFile: string;
   adminPassword: string;
   demoData: boolean;
   processRole: ProcessRole;
@@ -82,6 +84,8 @@ export interface DatabaseSettings {
   databaseOwnerUrl: string | undefined;
   /** AUDIT_SIGNING_KEY: the Ed25519 private key (PEM file) seals are signed with; else DATA_DIR's. */
   auditSigningKey: string | undefined;
+  /** MASTER_KEY_FILE, else DATA_DIR/master.key: the key that wraps the cases' data keys. */
+  masterKeyFile: string;
 }
 
 /**
@@ -100,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(basePath))
     fail('BASE_PATH', `must be a URL path such as /portal/, got "${env.BASE_PATH}"`);
 
-  const { databaseUrl, dataDir, migrationsDir, databaseOwnerUrl, auditSigningKey } =
+  const { databaseUrl, dataDir, migrationsDir, databaseOwnerUrl, auditSigningKey, masterKeyFile } =
     loadDatabaseSettings(env);
   const redisUrl = env.REDIS_URL?.trim() || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) fail('REDIS_URL', 'must be a redis:// URL');
@@ -157,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     migrationsDir,
     databaseOwnerUrl,
     auditSigningKey,
+    masterKeyFile,
     adminPassword,
     demoData,
     processRole,
@@ -195,13 +200,11 @@ export function loadDatabaseSettings(env: NodeJS.ProcessEnv = process.env): Data
   if (databaseOwnerUrl && !databaseUrl)
     fail('DATABASE_OWNER_URL', 'needs DATABASE_URL (the embedded database sets up both roles itself)');
   const auditSigningKey = env.AUDIT_SIGNING_KEY?.trim() ? resolve(env.AUDIT_SIGNING_KEY.trim()) : undefined;
-  return {
-    databaseUrl,
-    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
-    migrationsDir,
-    databaseOwnerUrl,
-    auditSigningKey,
-  };
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data');
+  const masterKeyFile = env.MASTER_KEY_FILE?.trim()
+    ? resolve(env.MASTER_KEY_FILE.trim())
+    : join(dataDir, 'master.key');
+  return { databaseUrl, dataDir, migrationsDir, databaseOwnerUrl, auditSigningKey, masterKeyFile };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -7,6 +7,7 @@ import { keyAfter, readAll } from './commit-safe-read.js';
 import {
   WrongExpectedVersionError,
   type Checkpoint,
+  type EventCipher,
   type EventCodec,
   type EventMetadata,
   type NewEvent,
@@ -33,6 +34,7 @@ export class EventStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly codec?: EventCodec,
+    readonly cipher?: EventCipher,
   ) {}
 
   /** Throws WrongExpectedVersionError, with the stream's actual version, if the stream moved on. */
@@ -50,11 +52,19 @@ export class EventStore {
   }
 
   /** Several streams in one statement, each with its own version check and answer (append.ts). */
-  appendStreams(
+  async appendStreams(
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
-    return appendStreams(queryRunner ?? this.dataSource, appends, this.codec);
+    if (!this.cipher) return appendStreams(queryRunner ?? this.dataSource, appends, this.codec);
+    const sealed = await this.cipher.seal(appends);
+    const results = await appendStreams(queryRunner ?? this.dataSource, sealed, this.codec);
+    // The caller gets back what it appended, not the stored ciphertext.
+    results.forEach((result, i) => {
+      if (Array.isArray(result))
+        result.forEach((event, index) => (event.data = appends[i].events[index].data));
+    });
+    return results;
   }
 
   /** The bulk import path: many streams in one transaction, one stale stream rejects all (bulk-append.ts). */
@@ -63,11 +73,14 @@ export class EventStore {
     metadata: EventMetadata,
     queryRunner?: QueryRunner,
   ): Promise<number> {
-    return appendMany(this.dataSource, batch, metadata, this.codec, queryRunner);
+    if (!this.cipher) return appendMany(this.dataSource, batch, metadata, this.codec, queryRunner);
+    return this.cipher
+      .seal(batch.map((entry) => ({ ...entry, metadata })))
+      .then((sealed) => appendMany(this.dataSource, sealed, metadata, this.codec, queryRunner));
   }
 
   readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {
-    return readStream(queryRunner ?? this.dataSource, streamId, this.codec);
+    return this.opened(readStream(queryRunner ?? this.dataSource, streamId, this.readCodec));
   }
 
   /** Many streams after the versions given, in one query (stream-read.ts). */
@@ -75,12 +88,12 @@ export class EventStore {
     streams: { streamId: string; version: number }[],
     queryRunner?: QueryRunner,
   ): Promise<RecordedEvent[]> {
-    return readStreamsAfter(queryRunner ?? this.dataSource, streams, this.codec);
+    return this.opened(readStreamsAfter(queryRunner ?? this.dataSource, streams, this.readCodec));
   }
 
   /** The whole log after `after`, in commit-safe order (commit-safe-read.ts). */
   readAll(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
-    return readAll(this.dataSource, after, limit, this.codec);
+    return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
   }
 
   /** Where a batch of `count` events after `after` would end (commit-safe-read.ts). */
@@ -89,11 +102,36 @@ export class EventStore {
   }
 
   /** readAll as one JSON document per batch, for bulk readers (batch-read.ts). */
-  readAllInOneDocument(
+  async readAllInOneDocument(
     after: Checkpoint | null,
     limit: number,
   ): Promise<{ events: RecordedEvent[]; more: boolean }> {
-    return readAllInOneDocument(this.dataSource, after, limit, this.codec);
+    const batch = await readAllInOneDocument(this.dataSource, after, limit, this.readCodec);
+    return { ...batch, events: await this.opened(batch.events) };
+  }
+
+  /**
+   * With a cipher, rows are read as stored (no codec), opened, then upcast: upcasters see the
+   * plaintext, as they did when the data was written.
+   */
+  private get readCodec(): EventCodec | undefined {
+    return this.cipher ? undefined : this.codec;
+  }
+
+  private async opened(read: Promise<RecordedEvent[]> | RecordedEvent[]): Promise<RecordedEvent[]> {
+    const events = await read;
+    if (!this.cipher) return events;
+    await this.cipher.open(events);
+    const codec = this.codec;
+    if (codec)
+      for (const event of events) {
+        const current = codec.schemaVersionOf(event.type);
+        if (event.schemaVersion < current) {
+          event.data = codec.upcast(event.type, event.schemaVersion, event.data);
+          event.schemaVersion = current;
+        }
+      }
+    return events;
   }
 
   loadCheckpoint(name: string, queryRunner?: QueryRunner): Promise<Checkpoint | null> {

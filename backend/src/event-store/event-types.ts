@@ -89,3 +89,13 @@ export interface AlongsideSql {
   /** SQL condition: true when the events were appended. */
   appended: string;
 }
+
+/**
+ * Encryption of event data at rest (backend/src/patient-data): `seal` turns appends into what is
+ * stored, `open` turns stored data back, in place, before upcasting. Without one, data is
+ * stored as given.
+ */
+export interface EventCipher {
+  seal(appends: StreamAppend[]): Promise<StreamAppend[]>;
+  open(events: RecordedEvent[]): Promise<void>;
+}

@@ -34,6 +34,6 @@ const storageFactory = {
     { provide: UPLOAD_SWEEP_OPTIONS, useValue: DEFAULT_UPLOAD_SWEEP },
     UnattachedUploadsSweeper,
   ],
-  exports: [FilesService],
+  exports: [FilesService, FILE_STORAGE],
 })
 export class FilesModule {}

@@ -9,6 +9,7 @@ import {
 } from '@alignerflow/domain';
 import { ACCESS_LOG_ERRORS } from '../access-log/documented-errors.js';
 import { DEVICE_ERRORS } from '../materials/documented-errors.js';
+import { PATIENT_DATA_ERRORS } from '../patient-data/documented-errors.js';
 
 /** An error answer a route may give, as api.md documents it. */
 export interface DocumentedError {
@@ -148,6 +149,7 @@ const SPECIFIC: Record<string, DocumentedError[]> = {
   ],
   ...DEVICE_ERRORS,
   ...ACCESS_LOG_ERRORS,
+  ...PATIENT_DATA_ERRORS,
   'get /health*': [{ status: 503, description: 'A dependency is down, or the process is draining.' }],
 };
 

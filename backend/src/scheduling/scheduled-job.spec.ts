@@ -45,6 +45,32 @@ describe('ScheduledJob', () => {
     await job.stop();
   });
 
+  it('with firstRunAfterMs, runs that long after start, then every interval; stop cancels it', async () => {
+    jest.useFakeTimers();
+    let runs = 0;
+    const job = new ScheduledJob(
+      { name: 'T', what: 't', intervalMs: 10_000, firstRunAfterMs: 500 },
+      async () => ++runs,
+    );
+    await job.start();
+    await jest.advanceTimersByTimeAsync(499);
+    expect(runs).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(1);
+    await jest.advanceTimersByTimeAsync(9_500);
+    expect(runs).toBe(2);
+    await job.stop();
+
+    const stopped = new ScheduledJob(
+      { name: 'T', what: 't', intervalMs: 10_000, firstRunAfterMs: 500 },
+      async () => ++runs,
+    );
+    await stopped.start();
+    await stopped.stop();
+    await jest.advanceTimersByTimeAsync(20_000);
+    expect(runs).toBe(2);
+  });
+
   it('logs a failed run and runs again at the next tick, never throwing', async () => {
     jest.useFakeTimers();
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);

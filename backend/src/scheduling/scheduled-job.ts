@@ -11,6 +11,11 @@ export interface ScheduledJobOptions<T> {
   /** Runs once when started (start() waits for it), else first after one interval. */
   runAtStart?: boolean;
   /**
+   * A first run this long after the start, not waited for (a daily job whose process may not live
+   * a whole day); then every interval.
+   */
+  firstRunAfterMs?: number;
+  /**
    * One process of the database at a time: the run takes this PostgreSQL advisory lock (a bigint,
    * fixed per job) without waiting, and a process that does not get it skips that run.
    */
@@ -29,6 +34,7 @@ export interface ScheduledJobOptions<T> {
 export class ScheduledJob<T> {
   private readonly logger: Logger;
   private timer?: NodeJS.Timeout;
+  private first?: NodeJS.Timeout;
   private running?: Promise<T | null>;
   private stopped = false;
 
@@ -43,6 +49,10 @@ export class ScheduledJob<T> {
     this.stopped = false;
     if (this.options.runAtStart) await this.tick();
     if (this.stopped) return;
+    if (this.options.firstRunAfterMs !== undefined) {
+      this.first = setTimeout(() => void this.tick(), this.options.firstRunAfterMs);
+      this.first.unref();
+    }
     this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
     this.timer.unref();
   }
@@ -50,6 +60,7 @@ export class ScheduledJob<T> {
   /** No more ticks; resolves once the run in progress (if any) has ended. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.first);
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);

@@ -16,6 +16,7 @@ export * from './case/at-risk.js';
 export * from './case/work-queue.js';
 export * from './case/history.js';
 export * from './case/patient-initials.js';
+export * from './case/erasure.js';
 export * from './backup/backup-file.js';
 export * from './permissions/roles.js';
 export * from './permissions/permissions.js';

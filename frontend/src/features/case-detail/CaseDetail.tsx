@@ -6,6 +6,7 @@ import { useCaseScreenParts, type CaseView } from '../case-shared/caseScreenPart
 import { CaseLinks } from '../case-shared/CaseLinks';
 import { ApprovalPanel } from './ApprovalPanel';
 import { CaseFiles } from './CaseFiles';
+import { ErasurePanel } from './ErasurePanel';
 import { CaseHeader } from './CaseHeader';
 import { CaseTabs } from './CaseTabs';
 import { ExternalViewerDialog } from './ExternalViewerDialog';
@@ -92,6 +93,7 @@ export function CaseDetail({
       />
       <CaseLinks item={item} onOpenCase={onOpenCase} />
       {parts.belowHeader?.(view)}
+      <ErasurePanel item={item} user={user} commands={commands} />
       {item.onHold ? (
         <div className="banner banner--warning cd-hold-banner" role="status">
           <Icon name="pause" />

@@ -5,6 +5,7 @@ import { CASE_WORK_UI_TEXTS as W } from '../case-shared/caseWorkTexts';
 import { invalidInput } from './invalidInput';
 import { FileCard } from './FileCard';
 import { PhotoViewerDialog } from './PhotoViewerDialog';
+import { PurgeFileDialog } from './PurgeFileDialog';
 import { StlViewerDialog } from './StlViewerDialog';
 import { TextPromptDialog } from './TextPromptDialog';
 import { CASE_DETAIL_TEXTS as T } from './texts';
@@ -27,6 +28,7 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal, addFiles, work }: 
   const titleId = useId();
   const [viewer, setViewer] = useState<Viewer>(null);
   const [removing, setRemoving] = useState<CaseFile | null>(null);
+  const [purging, setPurging] = useState<CaseFile | null>(null);
   return (
     <section className="panel" aria-labelledby={titleId}>
       <h2 id={titleId}>{T.caseFiles}</h2>
@@ -45,6 +47,7 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal, addFiles, work }: 
               onViewStl={(stl) => setViewer({ kind: 'stl', file: stl })}
               onOpenExternal={onOpenExternal}
               onRemove={work?.canRemove ? setRemoving : undefined}
+              onPurge={work?.canRemove ? setPurging : undefined}
             />
           ))}
         </ul>
@@ -53,6 +56,14 @@ export function CaseFiles({ item, canAnalyze, onOpenExternal, addFiles, work }: 
         <PhotoViewerDialog file={viewer.file} onClose={() => setViewer(null)} />
       ) : null}
       {viewer?.kind === 'stl' ? <StlViewerDialog file={viewer.file} onClose={() => setViewer(null)} /> : null}
+      {purging && work ? (
+        <PurgeFileDialog
+          item={item}
+          file={purging}
+          commands={work.commands}
+          onClose={() => setPurging(null)}
+        />
+      ) : null}
       {removing && work ? (
         <TextPromptDialog
           title={W.removeTitle(removing.name)}

@@ -1,4 +1,4 @@
-import type { CaseFile } from '@alignerflow/domain';
+import { CASE_ERASURE, type CaseFile } from '@alignerflow/domain';
 import { Icon, type IconName } from '../../components/Icon';
 import { CASE_WORK_UI_TEXTS } from '../case-shared/caseWorkTexts';
 import { CASE_DETAIL_TEXTS as T } from './texts';
@@ -13,6 +13,8 @@ interface FileCardProps {
   onOpenExternal: (url: string) => void;
   /** A Manager's 'Remove' (asks for a reason first). */
   onRemove?: (file: CaseFile) => void;
+  /** A Manager's 'Purge': the file's bytes deleted for good (PurgeFileDialog). */
+  onPurge?: (file: CaseFile) => void;
 }
 
 const ICONS: Record<CaseFile['type'], IconName> = {
@@ -39,6 +41,7 @@ export function FileCard({
   onViewStl,
   onOpenExternal,
   onRemove,
+  onPurge,
 }: FileCardProps) {
   const { analysis, analyze } = usePhotoAnalysis(caseId, file.url);
   const real = isReal(file.url);
@@ -132,6 +135,17 @@ export function FileCard({
           >
             <Icon name="trash" size={14} />
             {CASE_WORK_UI_TEXTS.remove}
+          </button>
+        ) : null}
+        {onPurge && real ? (
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            onClick={() => onPurge(file)}
+            aria-label={CASE_ERASURE.purgeTitle(file.name)}
+          >
+            <Icon name="trash" size={14} />
+            {CASE_ERASURE.purgeAction}
           </button>
         ) : null}
         {file.type === 'Photo' && real && canAnalyze ? (

@@ -2,6 +2,7 @@ import { evolve, formatPrice, REMAKE_REASON_LABELS, type Case, type CaseEvent } 
 import { formatDate } from '../../components/format';
 import type { CaseHistoryEntry } from '@alignerflow/domain';
 import { deviceHistory, materialDetails } from './deviceHistory';
+import { erasureHistory } from './erasureHistory';
 import { CASE_DETAIL_TEXTS, FIELD_LABELS, HISTORY_TEXTS as H } from './texts';
 
 export interface HistoryDetail {
@@ -148,7 +149,10 @@ function describe(
       return { sentence: data.kind === 'overdue' ? H.CaseOverdue(due) : H.CaseAtRisk(due), details: [] };
     }
     default:
-      return deviceHistory(entry.type, who, data) ?? { sentence: H.unknown(who, entry.type), details: [] };
+      return (
+        deviceHistory(entry.type, who, data) ??
+        erasureHistory(entry.type, who, data, before) ?? { sentence: H.unknown(who, entry.type), details: [] }
+      );
   }
 }
 

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { can, type Role, type User } from '@alignerflow/domain';
 import { Dialog } from '../../components/Dialog';
 import { Icon, type IconName } from '../../components/Icon';
+import { RetentionSettings } from './RetentionSettings';
 import { AccountSettings } from './AccountSettings';
 import { BackupRestore } from './BackupRestore';
 import { NotificationSettings } from './NotificationSettings';
@@ -76,6 +77,7 @@ export function SettingsDrawer({
         </h2>
         {section === 'users' ? <UserManagement /> : null}
         {section === 'backup' ? <BackupRestore role={role} /> : null}
+        {section === 'backup' ? <RetentionSettings /> : null}
         {section === 'notifications' ? <NotificationSettings /> : null}
         {section === 'access' ? parts.accessLog : null}
         {section === 'account' && user ? (

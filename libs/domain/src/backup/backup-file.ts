@@ -210,5 +210,13 @@ function checkCase(raw: unknown, now: string): BackupCase {
     origin: origin(input.origin),
     followUps: followUps(input.followUps),
     ...deviceFields(input),
+    ...erasureFields(input),
   };
+}
+
+/** An erased case stays erased through a backup and its restore (api.md "Patient data"). */
+function erasureFields(input: Raw): Pick<Case, 'erasedAt' | 'erasedBy'> {
+  const erasedAt = optionalDateTime('erasedAt', input.erasedAt);
+  const erasedBy = optionalName('erasedBy', input.erasedBy);
+  return erasedAt ? { erasedAt, erasedBy: erasedBy ?? 'system' } : {};
 }

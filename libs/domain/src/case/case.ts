@@ -151,6 +151,9 @@ export interface Case {
    * once per case, kind and day. Absent until the first alert; nothing else reads it.
    */
   riskAlerts?: { at_risk?: string; overdue?: string };
+  /** When and by whom the patient data was erased (CaseErased, erasure.ts); absent until then. */
+  erasedAt?: string;
+  erasedBy?: string;
   /** Set by CaseDeleted; a deleted case is invisible to every read and command. */
   deleted?: boolean;
   /**

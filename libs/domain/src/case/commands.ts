@@ -54,6 +54,8 @@ export type CaseCommand =
   | { type: 'DeleteCase' }
   | { type: 'AddFiles'; files: unknown }
   | { type: 'RemoveFile'; url: unknown; reason: unknown }
+  | { type: 'EraseCase'; reason: unknown }
+  | { type: 'PurgeFile'; url: unknown; reason: unknown }
   | { type: 'OrderFollowUp'; newCaseId: string; input: ReorderInput }
   /** The at-risk scan: alert the Managers if the case is at risk now and was not alerted today. */
   | { type: 'FlagAtRisk'; atRiskDays?: number; transitDays?: number };

@@ -5,6 +5,7 @@ import { nextStatus, parseStatus, STATUS_LABELS } from './status.js';
 import { CASE_TEXTS } from './texts.js';
 import { decideAddFiles, decideRemoveFile } from './decide-files.js';
 import { decideReorder } from './decide-reorder.js';
+import { decideErase, decidePurgeFile } from './erasure.js';
 import { checkStageMaterials, decideReceived, decideShipment } from './decide-devices.js';
 import { AT_RISK_DAYS, isAtRisk, isOverdue } from './at-risk.js';
 import { can, type Capability } from '../permissions/permissions.js';
@@ -130,6 +131,10 @@ export function decide(state: Case | null, command: CaseCommand, actor: Actor, n
       return decideAddFiles(state, command.files);
     case 'RemoveFile':
       return decideRemoveFile(state, command.url, command.reason, actor);
+    case 'EraseCase':
+      return decideErase(state, command.reason, actor);
+    case 'PurgeFile':
+      return decidePurgeFile(state, command.url, command.reason, actor);
     case 'OrderFollowUp':
       return decideReorder(state, command.newCaseId, command.input, actor);
     case 'FlagAtRisk':

@@ -76,6 +76,10 @@ export type CaseEventData =
   | { type: 'ShipmentRecorded'; data: { carrier: Carrier; trackingNumber: string; shippedAt: string } }
   /** The doctor (or a Manager) confirmed the devices arrived. */
   | { type: 'CaseReceived'; data: Record<string, never> }
+  /** The patient data was erased (erasure.ts): the case's key is destroyed with it. */
+  | { type: 'CaseErased'; data: { reason: string } }
+  /** A file's bytes were deleted for good (a misfiled photo); it leaves the list. */
+  | { type: 'FilePurged'; data: { url: string; reason: string } }
   /** A case brought in whole by a restore; its earlier history lives in the backup, not here. */
   | { type: 'CaseImported'; data: { case: Omit<Case, 'version'> } };
 
@@ -108,6 +112,8 @@ export const CASE_EVENT_TYPES: readonly CaseEventType[] = [
   'CaseAtRisk',
   'ShipmentRecorded',
   'CaseReceived',
+  'CaseErased',
+  'FilePurged',
 ];
 
 export function caseStreamId(caseId: string): string {

@@ -229,6 +229,22 @@ describe('every event type changes what it should', () => {
       (_before, after) => expect(after.receivedAt).toBe(at),
     ],
     [
+      'FilePurged (an unknown url changes nothing)',
+      { type: 'FilePurged', data: { url: '/api/files/none/x', reason: 'Misfiled' } },
+      (before, after) => expect(after.files).toEqual(before.files),
+    ],
+    [
+      'CaseErased',
+      { type: 'CaseErased', data: { reason: 'Asked by the patient' } },
+      (_before, after) =>
+        expect(after).toMatchObject({
+          patientName: 'Erased patient',
+          files: [],
+          erasedAt: at,
+          erasedBy: 'admin',
+        }),
+    ],
+    [
       'CaseAtRisk (only the record of the alert changes)',
       { type: 'CaseAtRisk', data: { kind: 'overdue', day: '2025-03-21', deliveryDate: '2025-03-20' } },
       (before, after) => {
@@ -271,6 +287,8 @@ describe('every event type changes what it should', () => {
         'CaseAtRisk',
         'ShipmentRecorded',
         'CaseReceived',
+        'CaseErased',
+        'FilePurged',
       ].sort(),
     );
   });

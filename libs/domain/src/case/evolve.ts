@@ -17,6 +17,7 @@ import { withDecidedPlan, withSubmittedPlan } from './plan-versions.js';
 import type { Actor } from '../permissions/roles.js';
 import type { StageRecord } from './records.js';
 import { trackingUrl } from '../materials/shipping.js';
+import { erasedCase } from './erasure.js';
 
 /** Applies one event to the state it follows. Pure: the same events always give the same case. */
 export function evolve(state: Case | null, event: CaseEvent): Case {
@@ -154,7 +155,11 @@ function apply(state: Case | null, event: CaseEvent, inPlace: boolean): Case {
       next.files = [...next.files, ...event.data.files];
       break;
     case 'FileRemoved':
+    case 'FilePurged':
       next.files = next.files.filter((file) => file.url !== event.data.url);
+      break;
+    case 'CaseErased':
+      Object.assign(next, erasedCase(next, actor.username, at));
       break;
     case 'FollowUpOrdered':
       next.followUps = [...(next.followUps ?? []), { caseId: event.data.caseId, kind: event.data.kind }];

@@ -1,0 +1,168 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { DataSource, QueryRunner } from 'typeorm';
+import type { MasterKey } from './master-key.js';
+
+/** Unwrapped keys kept per process; past this many the oldest used go first. */
+const CACHED_KEYS = 50_000;
+
+type Db = DataSource | QueryRunner;
+type KeyRow = { case_id: string; wrapped_key: string; master_key_id: string };
+
+/**
+ * The data key of each case (table `case_keys`, migration 042): 32 random bytes, stored wrapped
+ * (AES-256-GCM) under the master key, which never enters the database. Erasing a case deletes its
+ * row, and with it every way to read the case's sealed fields.
+ *
+ * Unwrapped keys are cached per process (a Map in use order). "No key" is not cached: another
+ * process may create one at any time (a new case, the start's encryption of an old log), so a
+ * read of an erased case asks the table each time.
+ */
+export class CaseKeys {
+  private readonly cache = new Map<string, Buffer>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private master: MasterKey,
+  ) {}
+
+  get masterKeyId(): string {
+    return this.master.id;
+  }
+
+  /** The keys of `caseIds`, created for those that have none (a new case, or one erased). */
+  async keysFor(caseIds: Iterable<string>): Promise<Map<string, Buffer>> {
+    const wanted = [...new Set(caseIds)];
+    const keys = new Map<string, Buffer>();
+    const missing = wanted.filter((id) => {
+      const key = this.cached(id);
+      if (key) keys.set(id, key);
+      return !key;
+    });
+    if (!missing.length) return keys;
+    const fresh = missing.map(() => randomBytes(32));
+    // One round trip: the keys inserted now, and those that already existed. Committed at once,
+    // outside any transaction of the caller: a key this process caches must exist whatever becomes
+    // of the append it was made for (an unused key costs a row).
+    const rows: KeyRow[] = await this.dataSource.query(
+      `WITH made AS (
+         INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (case_id) DO NOTHING
+         RETURNING case_id, wrapped_key, master_key_id)
+       SELECT * FROM made
+       UNION ALL
+       SELECT case_id, wrapped_key, master_key_id FROM case_keys
+        WHERE case_id = ANY($1::text[]) AND case_id NOT IN (SELECT case_id FROM made)`,
+      [missing, fresh.map((key) => this.wrap(key)), missing.map(() => this.master.id)],
+    );
+    for (const [id, key] of this.unwrapRows(missing, rows)) if (key) keys.set(id, key);
+    // A key made by a concurrent writer after this statement's snapshot: read it now.
+    const late = missing.filter((id) => !keys.has(id));
+    if (late.length) for (const [id, key] of await this.load(late)) if (key) keys.set(id, key);
+    return keys;
+  }
+
+  /** The keys of `caseIds` that exist; a case without one (erased) maps to null. */
+  async existingKeys(caseIds: Iterable<string>): Promise<Map<string, Buffer | null>> {
+    const keys = new Map<string, Buffer | null>();
+    const missing: string[] = [];
+    for (const id of new Set(caseIds)) {
+      const key = this.cached(id);
+      if (key) keys.set(id, key);
+      else missing.push(id);
+    }
+    if (missing.length) for (const [id, key] of await this.load(missing)) keys.set(id, key);
+    return keys;
+  }
+
+  /** Destroys the case's key (erasure): its sealed fields can never be read again. */
+  async destroy(caseId: string): Promise<void> {
+    await this.dataSource.query('DELETE FROM case_keys WHERE case_id = $1', [caseId]);
+    this.cache.delete(caseId);
+  }
+
+  /** Forgets every cached key: after a restore or a rotation the table is the truth again. */
+  forget(): void {
+    this.cache.clear();
+  }
+
+  /** Wraps every key under `next` instead (master key rotation), in one transaction of the caller. */
+  async rewrapAll(next: MasterKey, db: Db): Promise<number> {
+    const rows: { case_id: string; wrapped_key: string }[] = await db.query(
+      'SELECT case_id, wrapped_key FROM case_keys WHERE master_key_id = $1',
+      [this.master.id],
+    );
+    const others: { n: number }[] = await db.query(
+      'SELECT count(*)::int AS n FROM case_keys WHERE master_key_id NOT IN ($1, $2)',
+      [this.master.id, next.id],
+    );
+    if (others[0].n)
+      throw new Error(
+        `${others[0].n} case keys are wrapped under a master key that is neither the old nor the new one`,
+      );
+    const wraps = rows.map((row) => wrapUnder(next, unwrapUnder(this.master, row.wrapped_key)));
+    await db.query(
+      `UPDATE case_keys k SET wrapped_key = v.wrapped_key, master_key_id = $3
+         FROM unnest($1::text[], $2::text[]) AS v(case_id, wrapped_key) WHERE k.case_id = v.case_id`,
+      [rows.map((row) => row.case_id), wraps, next.id],
+    );
+    this.master = next;
+    this.forget();
+    return rows.length;
+  }
+
+  wrap(key: Buffer): string {
+    return wrapUnder(this.master, key);
+  }
+
+  private cached(id: string): Buffer | undefined {
+    const key = this.cache.get(id);
+    if (key !== undefined) {
+      // Re-inserted: the Map's order is the use order.
+      this.cache.delete(id);
+      this.cache.set(id, key);
+    }
+    return key;
+  }
+
+  private remember(id: string, key: Buffer | null): void {
+    if (!key) return;
+    this.cache.set(id, key);
+    if (this.cache.size > CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  private async load(ids: string[]): Promise<Map<string, Buffer | null>> {
+    const rows: KeyRow[] = await this.dataSource.query(
+      'SELECT case_id, wrapped_key, master_key_id FROM case_keys WHERE case_id = ANY($1::text[])',
+      [ids],
+    );
+    return this.unwrapRows(ids, rows);
+  }
+
+  /** `ids` mapped to their rows' unwrapped keys (null: no row), remembered in the cache. */
+  private unwrapRows(ids: string[], rows: KeyRow[]): Map<string, Buffer | null> {
+    const found = new Map<string, Buffer | null>(ids.map((id) => [id, null]));
+    for (const row of rows) {
+      if (row.master_key_id !== this.master.id)
+        throw new Error(
+          `The key of case ${row.case_id} is wrapped under master key ${row.master_key_id}, not the configured ${this.master.id} (MASTER_KEY_FILE)`,
+        );
+      found.set(row.case_id, unwrapUnder(this.master, row.wrapped_key));
+    }
+    for (const [id, key] of found) this.remember(id, key);
+    return found;
+  }
+}
+
+function wrapUnder(master: MasterKey, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', master.key, iv);
+  const sealed = Buffer.concat([iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
+  return sealed.toString('base64');
+}
+
+function unwrapUnder(master: MasterKey, wrapped: string): Buffer {
+  const raw = Buffer.from(wrapped, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', master.key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(raw.length - 16));
+  return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+}

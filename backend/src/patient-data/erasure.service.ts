@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CASE_ERASURE, type Actor, type Case } from '@alignerflow/domain';
+import { DataSource, type QueryRunner } from 'typeorm';
+import { CaseCommandService, type CommandOptions } from '../cases/case-command.service.js';
+import { FILE_STORAGE, type FileStorage } from '../files/file-storage.js';
+import { FILE_URL } from '../common/file-url.js';
+import { withTransaction } from '../event-store/transactions.js';
+import { CaseKeys } from './case-keys.js';
+
+/**
+ * The right to erasure and file purges (api.md "Patient data"). Each is one event on the case's
+ * command path, with side writes in the same transaction: the case's key and every read-model
+ * text that could name the patient go with the event, or neither does. The files' bytes are
+ * deleted after the commit (a file system is no part of the transaction); their rows go last, so
+ * an erasure cut short by a crash is finished by asking again (decide answers an erased case with
+ * no new event, and the clean-up runs anew).
+ */
+@Injectable()
+export class ErasureService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cases: CaseCommandService,
+    private readonly keys: CaseKeys,
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+  ) {}
+
+  async erase(caseId: string, reason: unknown, actor: Actor, options: CommandOptions): Promise<Case> {
+    let runner: QueryRunner | undefined;
+    const erased = await this.cases.execute(caseId, { type: 'EraseCase', reason }, actor, {
+      ...options,
+      beforeAppend: async (transaction) => {
+        runner = transaction;
+        await scrubReadModels(transaction, caseId);
+        await transaction.query('DELETE FROM case_keys WHERE case_id = $1', [caseId]);
+      },
+    });
+    // No event (the case was erased before): the transaction above never ran; do its work again.
+    if (!runner)
+      await withTransaction(this.dataSource, (transaction) => scrubReadModels(transaction, caseId));
+    await this.keys.destroy(caseId);
+    await this.deleteFiles(caseId);
+    return erased;
+  }
+
+  async purge(
+    caseId: string,
+    url: unknown,
+    reason: unknown,
+    actor: Actor,
+    options: CommandOptions,
+  ): Promise<Case> {
+    const id = typeof url === 'string' ? FILE_URL.exec(url)?.[1] : undefined;
+    const purged = await this.cases.execute(caseId, { type: 'PurgeFile', url, reason }, actor, options);
+    if (id) await this.deleteFiles(caseId, id);
+    return purged;
+  }
+
+  /** The bytes of the case's stored files (or of one), then their rows: their URLs answer 404. */
+  private async deleteFiles(caseId: string, uploadId?: string): Promise<void> {
+    const rows: { id: string; storage_key: string }[] = await this.dataSource.query(
+      `SELECT id, storage_key FROM uploads WHERE case_id = $1 ${uploadId ? 'AND id = $2' : ''}`,
+      uploadId ? [caseId, uploadId] : [caseId],
+    );
+    for (const row of rows) await this.storage.remove(row.storage_key);
+    if (rows.length)
+      await this.dataSource.query('DELETE FROM uploads WHERE id = ANY($1::uuid[])', [
+        rows.map((row) => row.id),
+      ]);
+  }
+}
+
+/**
+ * The read models' copies of the erased texts that the case's new case_view row does not
+ * replace: its notes' rows (author and time stay), the file names of its uploads, and the
+ * messages of the notifications sent about it.
+ */
+async function scrubReadModels(runner: QueryRunner, caseId: string): Promise<void> {
+  await runner.query(
+    `UPDATE case_notes SET note = jsonb_set(note, '{text}', to_jsonb($2::text)) WHERE case_id = $1`,
+    [caseId, CASE_ERASURE.erasedText],
+  );
+  await runner.query(`UPDATE uploads SET name = $2 WHERE case_id = $1`, [caseId, CASE_ERASURE.erasedText]);
+  // The record of each notification sent about the case keeps its message (web push carries the
+  // full words): its title and body go, who got it and when stay.
+  await runner.query(
+    `UPDATE notification_deliveries
+        SET job = jsonb_set(jsonb_set(job, '{message,title}', to_jsonb($2::text)), '{message,body}', to_jsonb($2::text))
+      WHERE job->'message'->>'caseId' = $1`,
+    [caseId, CASE_ERASURE.erasedText],
+  );
+}

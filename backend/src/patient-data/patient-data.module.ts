@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CasesModule } from '../cases/cases.module.js';
+import { FilesModule } from '../files/files.module.js';
+import { ErasureService } from './erasure.service.js';
+import { PatientDataController } from './patient-data.controller.js';
+import { RetentionService } from './retention.service.js';
+
+/** Erasure, file purges and retention (README.md); the cases' keys live with the event store. */
+@Module({
+  imports: [CasesModule, FilesModule],
+  controllers: [PatientDataController],
+  providers: [ErasureService, RetentionService],
+  exports: [ErasureService, RetentionService],
+})
+export class PatientDataModule {}
