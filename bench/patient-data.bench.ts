@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RecordedEvent, StreamAppend } from '../backend/src/event-store/event-types';
-import { CaseEventCipher } from '../backend/src/patient-data/case-event-cipher';
-import type { CaseKeys } from '../backend/src/patient-data/case-keys';
+import { CaseEventCipher } from '../backend/src/event-store/encryption/case-event-cipher';
+import type { CaseKeys } from '../backend/src/event-store/encryption/case-keys';
 import { recordFigure } from './support/report';
 
 /**

@@ -1,7 +1,7 @@
 import { CASE_ERASURE, nextStatus, type Case, type CaseStatus } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
-import { CaseKeys } from '../backend/src/patient-data/case-keys';
+import { CaseKeys } from '../backend/src/event-store/encryption/case-keys';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { caseAt, createCase } from './support/case-road';
 import { download, PNG, upload } from './support/files';

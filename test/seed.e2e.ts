@@ -9,7 +9,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
-import { CaseKeys } from '../backend/src/patient-data/case-keys';
+import { CaseKeys } from '../backend/src/event-store/encryption/case-keys';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -11,7 +11,7 @@ import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
-import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
+import { encryptStoredEvents } from './event-store/encryption/encrypt-stored-events.js';
 import { ProcessLifecycle } from './health/process-lifecycle.js';
 import { SeedService } from './seed/seed.service.js';
 import { serveSpa } from './spa/serve-spa.js';

@@ -6,7 +6,7 @@ import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
-import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
+import { encryptStoredEvents } from './event-store/encryption/encrypt-stored-events.js';
 
 async function main(): Promise<void> {
   const log = (msg: string) => console.log(msg);

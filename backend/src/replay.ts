@@ -12,9 +12,9 @@ import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { grantAppRole } from './database/app-role.js';
 import { runMigrations } from './database/migrations.js';
 import { createEventStore } from './event-store/event-store.module.js';
-import { CaseKeys } from './patient-data/case-keys.js';
-import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
-import { loadMasterKey } from './patient-data/master-key.js';
+import { CaseKeys } from './event-store/encryption/case-keys.js';
+import { encryptStoredEvents } from './event-store/encryption/encrypt-stored-events.js';
+import { loadMasterKey } from './event-store/encryption/master-key.js';
 import { describe } from './rebuild/projection-rebuild.service.js';
 import { ProjectionRebuilder } from './rebuild/projection-rebuilder.js';
 

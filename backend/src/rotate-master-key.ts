@@ -12,9 +12,9 @@ import { loadDatabaseSettings } from './config/config.js';
 import { resolveDatabaseUrl } from './database/embedded-postgres.js';
 import { runMigrations } from './database/migrations.js';
 import { withTransaction } from './event-store/transactions.js';
-import { CaseKeys } from './patient-data/case-keys.js';
-import { encryptStoredEvents } from './patient-data/encrypt-stored-events.js';
-import { loadMasterKey } from './patient-data/master-key.js';
+import { CaseKeys } from './event-store/encryption/case-keys.js';
+import { encryptStoredEvents } from './event-store/encryption/encrypt-stored-events.js';
+import { loadMasterKey } from './event-store/encryption/master-key.js';
 
 async function main(): Promise<void> {
   const log = (message: string) => console.log(message);

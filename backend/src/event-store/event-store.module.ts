@@ -2,9 +2,9 @@ import { Global, Module } from '@nestjs/common';
 import { schemaVersionOf, upcast } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { CaseEventCipher } from '../patient-data/case-event-cipher.js';
-import { CaseKeys } from '../patient-data/case-keys.js';
-import { loadMasterKey } from '../patient-data/master-key.js';
+import { CaseEventCipher } from './encryption/case-event-cipher.js';
+import { CaseKeys } from './encryption/case-keys.js';
+import { loadMasterKey } from './encryption/master-key.js';
 import { EventStore, type EventCodec } from './event-store.js';
 import { LogListener } from './log-listener.js';
 

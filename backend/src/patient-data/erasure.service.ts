@@ -5,7 +5,7 @@ import { CaseCommandService, type CommandOptions } from '../cases/case-command.s
 import { FILE_STORAGE, type FileStorage } from '../files/file-storage.js';
 import { FILE_URL } from '../common/file-url.js';
 import { withTransaction } from '../event-store/transactions.js';
-import { CaseKeys } from './case-keys.js';
+import { CaseKeys } from '../event-store/encryption/case-keys.js';
 
 /**
  * The right to erasure and file purges (api.md "Patient data"). Each is one event on the case's

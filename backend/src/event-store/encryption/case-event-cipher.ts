@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { EventCipher, NewEvent, RecordedEvent, StreamAppend } from '../event-store/event-types.js';
+import type { EventCipher, NewEvent, RecordedEvent, StreamAppend } from '../event-types.js';
 import type { CaseKeys } from './case-keys.js';
 import {
   caseOfStream,
