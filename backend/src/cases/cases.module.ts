@@ -59,7 +59,7 @@ export const CASE_COMMAND_HANDLERS = [
 
 @Module({
   imports: [UsersModule, MaterialsStoreModule],
-  controllers: [CasesController],
+  controllers: [CasesController, CaseAccessLogController],
   providers: [CaseCommandService, CaseViewProjection, CasesQueries, ...CASE_COMMAND_HANDLERS],
   exports: [CaseCommandService, CaseViewProjection, CasesQueries],
 })
