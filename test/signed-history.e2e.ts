@@ -4,13 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import {
-  chainHash,
-  checkpointMessage,
-  EVENT_HEAD_SQL,
-  eventHash,
-  sha256Hex,
-} from '../backend/src/audit/audit-chain';
+import { chainHash } from '../backend/src/common/hash-chain';
+import { checkpointMessage, EVENT_HEAD_SQL, eventHash, sha256Hex } from '../backend/src/audit/audit-chain';
 import { Clock } from '../backend/src/common/clock';
 import { buildBackend, BUILD_TIMEOUT_MS } from './support/app-process';
 import { eventually, sql } from './support/helpers';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AccessAction, AccessLogVerification } from '@alignerflow/domain';
-import type { Queryable } from '../audit/audit-verifier.js';
-import { chainHash, GENESIS } from '../audit/audit-chain.js';
+import { chainHash, GENESIS, type Queryable } from '../common/hash-chain.js';
 
 /** One entry as stored, before or after its seq is known. */
 export interface AccessRecord {

@@ -1,38 +1,26 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import {
   ACCESS_LOG_CSV_HEADER,
   ACCESS_LOG_TEXTS,
-  CASE_TEXTS,
   parseAccessLogFilter,
   toCsv,
   type AccessEntry,
   type AccessLogFilter,
   type Actor,
-  type CaseAccessEntry,
 } from '@alignerflow/domain';
 import type { Request, Response } from 'express';
-import { CasesQueries } from '../cases/cases.queries.js';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
 import { AccessLogService } from './access-log.service.js';
 
-/** api.md, "Patient data": the access log, for Managers. */
+/**
+ * api.md, "Patient data": the access log, for Managers. One case's log is served by the cases
+ * (cases/case-access-log.controller.ts), which know who may see the case.
+ */
 @Controller()
 export class AccessLogController {
-  constructor(
-    private readonly log: AccessLogService,
-    private readonly cases: CasesQueries,
-  ) {}
-
-  @Get('cases/:id/access-log')
-  async ofCase(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<CaseAccessEntry[]> {
-    requireCapability(actor, 'viewAccessLog', ACCESS_LOG_TEXTS.managersOnly);
-    if (!(await this.cases.isVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
-    // This process's own recent reads first, so the answer is never behind its own writes.
-    await this.log.flush();
-    return this.log.forCase(id);
-  }
+  constructor(private readonly log: AccessLogService) {}
 
   @Get('access-log')
   async search(

@@ -1,12 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { CasesModule } from '../cases/cases.module.js';
 import { AccessLogController } from './access-log.controller.js';
 import { AccessLogService } from './access-log.service.js';
 
 /** Who read or exported what (README.md); global, so every reading controller can record. */
 @Global()
 @Module({
-  imports: [CasesModule],
   providers: [AccessLogService],
   controllers: [AccessLogController],
   exports: [AccessLogService],

@@ -3,7 +3,7 @@ import type { AccessAction, AccessEntry, AccessLogFilter, Actor } from '@aligner
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
 import { clientAddress } from '../common/client-address.js';
-import { GENESIS } from '../audit/audit-chain.js';
+import { GENESIS } from '../common/hash-chain.js';
 import { sealEntry, type AccessRecord } from './access-log.chain.js';
 
 /** How often the entries held in memory are written. */

@@ -1,7 +1,4 @@
-import { createHash, hash, sign, verify, type KeyObject } from 'node:crypto';
-
-/** The chain_hash before the first seal: 32 zero bytes. */
-export const GENESIS = Buffer.alloc(32);
+import { hash, sign, verify, type KeyObject } from 'node:crypto';
 
 /**
  * SQL: the head of an event row `e`'s canonical text (README.md, "The seal"), built from the row
@@ -33,11 +30,6 @@ export function sha256Hex(text: string): string {
 /** sha256 of the canonical text: what each seal chains. */
 export function eventHash(head: string, dataSha256: string): Buffer {
   return hash('sha256', eventText(head, dataSha256), 'buffer');
-}
-
-/** chain_hash = sha256(previous chain_hash || event hash). */
-export function chainHash(previous: Buffer, eventHash: Buffer): Buffer {
-  return createHash('sha256').update(previous).update(eventHash).digest();
 }
 
 /** What a seal's signature signs: the seal's place in the chain and its chain_hash. */

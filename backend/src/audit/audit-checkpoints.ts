@@ -1,5 +1,5 @@
 import type { Checkpoint } from './audit-chain.js';
-import type { Queryable } from './audit-verifier.js';
+import type { Queryable } from '../common/hash-chain.js';
 
 /** The checkpoints whose global position is after `after`, in chain order, as the API gives them. */
 export async function readCheckpoints(db: Queryable, after: string): Promise<Checkpoint[]> {

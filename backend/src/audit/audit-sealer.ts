@@ -12,12 +12,11 @@ import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.j
 import { LogListener } from '../event-store/log-listener.js';
 import type { KeyObject } from 'node:crypto';
 import { Clock } from '../common/clock.js';
+import { chainHash, GENESIS } from '../common/hash-chain.js';
 import {
-  chainHash,
   checkpointMessage,
   EVENT_HEAD_SQL,
   eventHash,
-  GENESIS,
   sealMessage,
   sha256Hex,
   signMessage,

@@ -1,12 +1,7 @@
 import { hash } from 'node:crypto';
 import type { CaseVerification } from '@alignerflow/domain';
-import { DATA_SHA256_SQL, EVENT_HEAD_SQL, GENESIS, type VerifyResult } from './audit-chain.js';
-
-/** What the verifier needs of a database: TypeORM's DataSource (a pool) fits. */
-export interface Queryable {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  query(sql: string, params?: unknown[]): Promise<any[]>;
-}
+import { GENESIS, type Queryable } from '../common/hash-chain.js';
+import { DATA_SHA256_SQL, EVENT_HEAD_SQL, type VerifyResult } from './audit-chain.js';
 
 /** Seals per query: one row of 64 bytes each comes back (~1.3 MB), so Node parses almost nothing. */
 const RANGE = 20_000;

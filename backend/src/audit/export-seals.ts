@@ -1,4 +1,4 @@
-import type { Queryable } from './audit-verifier.js';
+import type { Queryable } from '../common/hash-chain.js';
 import { EVENT_HEAD_SQL, sha256Hex } from './audit-chain.js';
 
 /**

@@ -1,9 +1,8 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { chainHash, GENESIS } from '../common/hash-chain.js';
 import {
-  chainHash,
   checkpointMessage,
   eventHash,
-  GENESIS,
   sealMessage,
   sha256Hex,
   signatureHolds,

@@ -4,7 +4,7 @@ import { CasesModule } from '../cases/cases.module.js';
 import { RebuildModule } from '../rebuild/rebuild.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { BackupController } from './backup.controller.js';
-import { MaterialsStoreModule } from '../materials/materials-store.module.js';
+import { MaterialsStoreModule } from '../materials-store/materials-store.module.js';
 import { BackupService } from './backup.service.js';
 import { CaseImportService } from './case-import.service.js';
 

@@ -37,7 +37,7 @@ import { hashPassword } from '../users/passwords.js';
 import { isCommonPassword } from '../common/password-policy.js';
 import { userStateOf, UserViewProjection, type UserViewRow } from '../users/user-view.projection.js';
 import { applyReportRows } from '../reports/report-rows.projection.js';
-import { MaterialsBackup } from '../materials/materials-backup.js';
+import { MaterialsBackup } from '../materials-store/materials-backup.js';
 import { BillingBackup } from '../billing/billing-backup.js';
 import { storedRowsOf, withStoredRow } from '../audit/export-seals.js';
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../users/users.module.js';
-import { MaterialsStoreModule } from '../materials/materials-store.module.js';
+import { MaterialsStoreModule } from '../materials-store/materials-store.module.js';
+import { CaseAccessLogController } from './case-access-log.controller.js';
 import { CaseCommandService } from './case-command.service.js';
 import { CasesController } from './cases.controller.js';
 import { CasesQueries } from './cases.queries.js';
@@ -58,7 +59,7 @@ export const CASE_COMMAND_HANDLERS = [
 
 @Module({
   imports: [UsersModule, MaterialsStoreModule],
-  controllers: [CasesController],
+  controllers: [CasesController, CaseAccessLogController],
   providers: [CaseCommandService, CaseViewProjection, CasesQueries, ...CASE_COMMAND_HANDLERS],
   exports: [CaseCommandService, CaseViewProjection, CasesQueries],
 })

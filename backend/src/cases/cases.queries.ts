@@ -16,7 +16,7 @@ import {
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
-import { MaterialsStore } from '../materials/materials.store.js';
+import { MaterialsStore } from '../materials-store/materials.store.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { CaseListCache, type ListVersion } from './case-list-cache.js';
 import { CASE_SUMMARY_SQL, WHOLE_CASE_SQL } from './projections/case-view.projection.js';

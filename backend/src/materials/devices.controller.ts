@@ -20,7 +20,7 @@ import { CasesQueries } from '../cases/cases.queries.js';
 import { ConcurrencyDto } from '../cases/cases.dto.js';
 import { MarkReceivedCommand, RecordShipmentCommand } from './commands/shipment.commands.js';
 import { ShipmentDto } from './materials.dto.js';
-import { MaterialsStore } from './materials.store.js';
+import { MaterialsStore } from '../materials-store/materials.store.js';
 
 /** api.md, "Devices": a case's device record, its shipments and their receipt. */
 @Controller('cases')

@@ -13,7 +13,7 @@ import { AccessLogService } from '../access-log/access-log.service.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { MaterialSettingsDto, RegisterLotDto } from './materials.dto.js';
-import { MaterialsStore } from './materials.store.js';
+import { MaterialsStore } from '../materials-store/materials.store.js';
 import { RecallQuery } from './recall.query.js';
 
 export const RECALL_CSV_HEADER = [

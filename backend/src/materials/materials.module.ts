@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CasesModule } from '../cases/cases.module.js';
 import { MarkReceivedHandler, RecordShipmentHandler } from './commands/shipment.commands.js';
 import { DevicesController } from './devices.controller.js';
-import { MaterialsStoreModule } from './materials-store.module.js';
+import { MaterialsStoreModule } from '../materials-store/materials-store.module.js';
 import { MaterialsController } from './materials.controller.js';
 import { RecallQuery } from './recall.query.js';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { CasesModule } from '../cases/cases.module.js';
-import { MaterialsStoreModule } from '../materials/materials-store.module.js';
+import { MaterialsStoreModule } from '../materials-store/materials-store.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { SeedService } from './seed.service.js';
 

@@ -17,7 +17,7 @@ import { caseIdRows } from '../rebuild/read-model-rows.js';
 import { hashPassword, verifyPassword } from '../users/passwords.js';
 import { UserCommandService } from '../users/user-command.service.js';
 import { UsersQueries } from '../users/users.queries.js';
-import { MaterialsStore } from '../materials/materials.store.js';
+import { MaterialsStore } from '../materials-store/materials.store.js';
 import {
   DEMO_MATERIAL_SETTINGS,
   DEMO_PASSWORD,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MaterialsStoreModule } from '../materials/materials-store.module.js';
+import { MaterialsStoreModule } from '../materials-store/materials-store.module.js';
 import { WorkQueueController } from './work-queue.controller.js';
 import { WorkQueueQueries } from './work-queue.queries.js';
 

@@ -1,7 +1,7 @@
 import type { LogListener } from '../event-store/log-listener';
 import type { DataSource } from 'typeorm';
 import { WorkQueueQueries } from './work-queue.queries';
-import type { MaterialsStore } from '../materials/materials.store';
+import type { MaterialsStore } from '../materials-store/materials.store';
 import { DEFAULT_MATERIAL_SETTINGS } from '@alignerflow/domain';
 
 const row = (id: string, status: string, extra: Record<string, unknown> = {}) => ({

@@ -11,7 +11,7 @@ import {
 import { DataSource } from 'typeorm';
 import { CaseListCache, type ListVersion } from '../cases/case-list-cache.js';
 import { LogListener } from '../event-store/log-listener.js';
-import { MaterialsStore } from '../materials/materials.store.js';
+import { MaterialsStore } from '../materials-store/materials.store.js';
 import { CASE_SUMMARY_SQL } from '../cases/projections/case-view.projection.js';
 
 const SHIPPED = {} as Shipment;

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Case } from '@alignerflow/domain';
 import { CaseCommandService } from '../case-command.service.js';
-import { MaterialsStore } from '../../materials/materials.store.js';
+import { MaterialsStore } from '../../materials-store/materials.store.js';
 import { CaseCommandBase } from './case-command.base.js';
 
 export class AdvanceStageCommand extends CaseCommandBase<{

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { BillingReminders } from '../../billing/billing-reminders.js';
 import { CaseCommandService } from '../../cases/case-command.service.js';
 import { DomainRejection } from '../../common/domain-rejection.js';
-import { MaterialsStore } from '../../materials/materials.store.js';
+import { MaterialsStore } from '../../materials-store/materials.store.js';
 import { ScheduledJob } from '../../scheduling/scheduled-job.js';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../../config/notifications.config.js';
 
