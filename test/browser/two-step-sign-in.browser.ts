@@ -3,7 +3,7 @@ import { generate } from 'otplib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { sql } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
+import { animationsSettled, launchBrowser } from './support/browser';
 import { screenshotDir } from './support/journey';
 import { localhostForwarder } from './support/localhost';
 import { Sessions, answerNextDialog, snapshotBuiltSpa, toast } from './support/portal';
@@ -54,7 +54,7 @@ async function shootBoth(page: Page, name: string, part?: Locator): Promise<void
     [375, 800],
   ]) {
     await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300); // the layout's transitions
+    await animationsSettled(page);
     if (part) await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
     else await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
   }
@@ -79,7 +79,7 @@ async function openSettings(page: Page, section: string): Promise<Locator> {
     .click();
   const drawer = page.getByRole('dialog', { name: 'Settings' });
   await drawer.getByRole('button', { name: section, exact: true }).click();
-  await page.waitForTimeout(400); // the drawer's slide-in
+  await animationsSettled(page);
   return drawer;
 }
 
