@@ -38,7 +38,32 @@ export async function eventually(
   }
 }
 
+/**
+ * @deprecated Waits for time, which a loaded machine makes too short or needlessly long: wait for
+ * the state instead (`eventually`, `eventsCommitSafe`, a stream's `until`). Kept so that tests
+ * written against it still compile.
+ */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until every event of the database is readable in commit-safe order (the log's readers:
+ * the export, the live stream, the dispatcher), i.e. no event belongs to a transaction as young
+ * as one still running anywhere on the server. Another session's transaction on a shared server
+ * holds readers back until it ends.
+ */
+export async function eventsCommitSafe(url: string, timeoutMs = 60_000): Promise<void> {
+  await eventually(
+    async () =>
+      (
+        await sql<{ n: number }>(
+          url,
+          'SELECT count(*)::int AS n FROM events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())',
+        )
+      )[0].n === 0,
+    timeoutMs,
+    'every event commit-safe',
+  );
+}
 
 /** Deletes a test's queue keys (`prefix:*`) from a Redis; one that is gone already has nothing to clear. */
 export async function clearQueuePrefix(url: string, prefix: string): Promise<void> {
