@@ -193,5 +193,5 @@ describe('case lifecycle over HTTP', () => {
     );
     expect(answers.map((answer) => answer.status).filter((status) => status !== 201)).toEqual([]);
     expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(150);
-  });
+  }, 120_000);
 });

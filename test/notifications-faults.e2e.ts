@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { isStopped, localPortsTo, startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { freePort } from './support/app-process';
-import { clearQueuePrefix, eventually, sql, withEnv } from './support/helpers';
+import { clearQueuePrefix, eventually, notificationsSettled, sql, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { startTestApp } from './support/test-app';
@@ -25,17 +25,6 @@ async function deliveryStatuses(databaseUrl: string): Promise<Record<string, num
     `SELECT status, count(*)::int AS n FROM notification_deliveries GROUP BY status`,
   );
   return Object.fromEntries(rows.map(({ status, n }) => [status, n]));
-}
-
-/** The dispatcher has queued every event, and no job waits to run (again). */
-async function notificationsDone(databaseUrl: string): Promise<boolean> {
-  const [{ queued, behind }] = await sql<{ queued: number; behind: boolean }>(
-    databaseUrl,
-    `SELECT (SELECT count(*)::int FROM notification_deliveries WHERE status = 'queued') AS queued,
-            coalesce((SELECT global_position FROM projection_checkpoints WHERE name = 'notifications')
-                       < (SELECT max(global_position) FROM events), true) AS behind`,
-  );
-  return queued === 0 && !behind;
 }
 
 /** Per (device, case): how many pushes arrived. Exactly once means every count is 1. */
@@ -242,8 +231,7 @@ describe('notifications under faults', () => {
         40000,
         'the notifications of the outage',
       );
-      // Everything dispatched and no job left to run: no push can still come.
-      await eventually(() => notificationsDone(lab.databaseUrl), 60000, 'every notification job done');
+      await notificationsSettled(lab.databaseUrl);
       // None of the outage's went out before Redis was back.
       expect(ours().filter((p) => during.includes(p.payload.caseId) && p.at < redisBack)).toEqual([]);
       for (const id of during) {

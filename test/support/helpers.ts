@@ -79,3 +79,23 @@ export async function clearQueuePrefix(url: string, prefix: string): Promise<voi
     redis.disconnect();
   }
 }
+
+/**
+ * Waits until the notifications have caught up: the dispatcher has gone past every event and no
+ * job waits to run (again). A push or an email not received by then will not come.
+ */
+export async function notificationsSettled(url: string, timeoutMs = 60_000): Promise<void> {
+  await eventually(
+    async () => {
+      const [{ queued, behind }] = await sql<{ queued: number; behind: boolean }>(
+        url,
+        `SELECT (SELECT count(*)::int FROM notification_deliveries WHERE status = 'queued') AS queued,
+                coalesce((SELECT global_position FROM projection_checkpoints WHERE name = 'notifications')
+                           < (SELECT max(global_position) FROM events), true) AS behind`,
+      );
+      return queued === 0 && !behind;
+    },
+    timeoutMs,
+    'the notifications to catch up',
+  );
+}
