@@ -49,7 +49,8 @@ it('shows the API operations with nothing loaded from elsewhere and no CSP viola
     await page.getByText('AlignerFlow API').first().waitFor();
     // The operations of the document, fetched from /api/openapi.json, render.
     await page.getByText('/api/cases/{id}/notes').first().waitFor();
-    await page.waitForTimeout(300);
+    // Whatever the rendered page goes on to load has been loaded (or blocked).
+    await page.waitForLoadState('networkidle');
     expect(violations).toEqual([]);
     expect(outside).toEqual([]);
   } finally {

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { BUILT_SPA, startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser, newPage, signIn } from './support/browser';
 import { fakeCameraArgs, writeQrY4m } from './support/fake-camera';
-import { openFromDoctorPortal } from './support/journey';
+import { openFromDoctorPortal, until } from './support/journey';
 
 let lab: TestApp;
 let browser: Browser;
@@ -65,11 +65,15 @@ it('signs in, shows the dashboard, a case with its simulation, the external view
     await openFromDoctorPortal(page, 'Olivia Martinez');
     // The video is requested (it fails here, with no internet, and the panel says so).
     await page.getByRole('heading', { name: 'Treatment Plan Approval' }).waitFor();
+    // The frame's navigation starts (and fails here: no internet), or the policy blocks it.
+    let frameRequested = false;
+    page.on('request', (request) => {
+      if (request.url().startsWith('https://example.com/viewer/')) frameRequested = true;
+    });
     await page.getByRole('button', { name: 'View Interactive 3D Simulation' }).click();
     const viewer = page.getByRole('dialog', { name: 'External Simulation Viewer' });
     await viewer.locator('iframe').waitFor();
-    // The frame's navigation starts (and fails here: no internet), rather than being blocked.
-    await page.waitForTimeout(500);
+    await until('the viewer requested or blocked', () => frameRequested || violations.length > 0);
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
 
@@ -77,7 +81,14 @@ it('signs in, shows the dashboard, a case with its simulation, the external view
     const scanner = page.getByRole('dialog', { name: 'Scan Case QR Code' });
     await scanner.waitFor();
     await scanner.locator('video').waitFor({ state: 'attached' });
-    await page.waitForTimeout(500);
+    // The camera runs: frames reach the scanner's video.
+    for (let frame = 0; frame < 2; frame++)
+      await scanner
+        .locator('video')
+        .evaluate(
+          (video: HTMLVideoElement) =>
+            new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve())),
+        );
 
     expect(violations).toEqual([]);
   } finally {
