@@ -17,6 +17,8 @@ export interface BrowserAppOptions {
   start?: (spaDir: string) => Promise<TestApp>;
   /** Extra Chromium flags. */
   browserArgs?: string[];
+  /** Where `sessions` open the app, when not at the app's own address (a forwarder, say). */
+  pageUrl?: () => string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
     },
     sessions: new Sessions(
       () => web.browser,
-      () => web.lab.baseUrl,
+      () => (options.pageUrl ? options.pageUrl() : web.lab.baseUrl),
     ),
   };
   beforeAll(async () => {
