@@ -15,8 +15,8 @@ export interface BrowserApp {
 export interface BrowserAppOptions {
   /** Starts the app on the copy of the built frontend; by default `startTestApp({}, { spaDir })`. */
   start?: (spaDir: string) => Promise<TestApp>;
-  /** Extra Chromium flags. */
-  browserArgs?: string[];
+  /** Extra Chromium flags, or what makes them (a fake camera's video file, say) in the `beforeAll`. */
+  browserArgs?: string[] | (() => string[]);
   /** Where `sessions` open the app, when not at the app's own address (a forwarder, say). */
   pageUrl?: () => string;
 }
@@ -51,7 +51,7 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
     const dir = spa.dir;
     [lab, browser] = await Promise.all([
       options.start ? options.start(dir) : startTestApp({}, { spaDir: dir }),
-      launchBrowser(options.browserArgs),
+      launchBrowser(typeof options.browserArgs === 'function' ? options.browserArgs() : options.browserArgs),
     ]);
   });
   afterAll(async () => {
