@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuildService } from '../backend/src/rebuild/projection-rebuild.service';
+import { eventsCommitSafe } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { secretKeys } from './support/no-secrets';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -359,6 +360,8 @@ describe('backup, restore and event export', () => {
     ).toBe(201);
     const boss = await lab.login('boss', 'Quartz-Lantern-42');
     const adminSession = admin;
+    // The export reads the log in commit-safe order: it has all of it once all of it is.
+    await eventsCommitSafe(lab.databaseUrl);
     const exportBefore = await boss.get('/events/export');
     const linesBefore = (exportBefore.body as string).trim().split('\n');
 
@@ -479,6 +482,7 @@ describe('backup, restore and event export', () => {
     expect((await lee.post('/cases/CA-2024-077/staging/3/start')).status).toBe(200);
 
     // The export keeps everything from before the restore, then the marker and the import.
+    await eventsCommitSafe(lab.databaseUrl);
     const exported = await newAdmin.get('/events/export');
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
@@ -510,7 +514,7 @@ describe('backup, restore and event export', () => {
     // -002, -003, -004, the demo's four billing cases (-101 to -104) and the round-trip case
     expect(imported.filter((type) => type === 'CaseDeleted')).toHaveLength(8);
     expect(events.filter((event) => event.type === 'CaseCreated').length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('streams the whole log as NDJSON in commit-safe order, batch by batch, without secrets', async () => {
     // Enough events for several batches, on a stream no read model reads.
@@ -524,6 +528,7 @@ describe('backup, restore and event export', () => {
       ],
       { actor: null, correlationId: 'bulk' },
     );
+    await eventsCommitSafe(lab.databaseUrl);
     const exported = await admin.get('/events/export');
     expect(exported.status).toBe(200);
     const events = (exported.body as string)
@@ -555,5 +560,5 @@ describe('backup, restore and event export', () => {
     expect(created.stored).toMatchObject({ dataSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(created.stored.data).toBeUndefined();
     expect(exported.body).not.toContain('$argon2');
-  });
+  }, 120_000);
 });

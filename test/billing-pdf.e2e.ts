@@ -1,6 +1,7 @@
 import type { Invoice } from '@alignerflow/domain';
 import { billingSettled, invoicesOf } from './support/billing';
-import { byUsername, caseAt } from './support/case-road';
+import { caseAt } from './support/case-road';
+import { signInDemoUsers } from './support/demo-users';
 import type { ApiClient } from './support/http';
 import { getBytes, readPdf } from './support/pdf';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -13,10 +14,8 @@ describe('billing PDFs', () => {
 
   beforeAll(async () => {
     lab = await startTestApp();
-    const clients = await Promise.all(
-      ['admin', 'rep', 'designer', 'tech', 'dr.lee', 'dr.patel'].map((name) => lab.login(name)),
-    );
-    [admin, rep, , , drLee, drPatel] = clients;
+    const users = await signInDemoUsers(lab);
+    ({ admin, rep, drLee, drPatel } = users);
     const settings = {
       labName: 'Clear Path Aligner Lab',
       labAddress: '12 Harbour Road, Leeds',
@@ -33,7 +32,7 @@ describe('billing PDFs', () => {
       email: 'ap@lee.example',
     };
     expect((await drLee.put('/users/dr.lee/billing', details)).status).toBe(200);
-    const item = await caseAt(byUsername(...clients), 'Delivery to Doctor', {
+    const item = await caseAt(users.byUsername, 'Delivery to Doctor', {
       price: 1100.5,
       patientName: 'Jane Doe',
     });

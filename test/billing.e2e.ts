@@ -1,7 +1,8 @@
 import { agingOf, BILLING_TEXTS, type Invoice } from '@alignerflow/domain';
 import { BillingClock } from '../backend/src/billing/billing-clock';
-import { caseAt, walkCase, byUsername } from './support/case-road';
+import { caseAt, walkCase } from './support/case-road';
 import { billingSettled, invoicesOf, newestFirst } from './support/billing';
+import { signInDemoUsers } from './support/demo-users';
 import { sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -20,10 +21,7 @@ describe('billing', () => {
 
   beforeAll(async () => {
     lab = await startTestApp();
-    [admin, rep, designer, tech, drLee, drPatel] = await Promise.all(
-      ['admin', 'rep', 'designer', 'tech', 'dr.lee', 'dr.patel'].map((name) => lab.login(name)),
-    );
-    road = byUsername(admin, rep, designer, tech, drLee, drPatel);
+    ({ admin, rep, designer, tech, drLee, drPatel, byUsername: road } = await signInDemoUsers(lab));
   });
   afterAll(() => lab?.close());
 

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { byUsername, caseAt } from './support/case-road';
+import { signInDemoUsers } from './support/demo-users';
 import { download, PNG, upload } from './support/files';
 import type { ApiClient } from './support/http';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
@@ -24,9 +25,7 @@ describe('case work: files after creation, plan versions, remakes and refinement
 
   beforeAll(async () => {
     lab = await startTestApp();
-    [admin, rep, designer, tech, drLee, drPatel] = await Promise.all(
-      ['admin', 'rep', 'designer', 'tech', 'dr.lee', 'dr.patel'].map((u) => lab.login(u)),
-    );
+    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
   });
   afterAll(() => lab?.close());
 

@@ -101,7 +101,7 @@ describe('live stream limits', () => {
 
     const sixth = await open(admin);
     await withId(sixth);
-    await Promise.race([own[0].ended, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+    await own[0].ended;
     expect(own[0].endedBy).toBe('server');
     // The opening hint, then the closing one.
     expect(own[0].retries).toHaveLength(2);

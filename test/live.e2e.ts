@@ -44,14 +44,18 @@ async function handOverWhileWriting(
   const resumeFrom = early?.lastEventId ?? first.lastEventId;
   first.close();
 
+  // The stream opens once the writing has begun: the first hold is committed.
+  let begun!: () => void;
+  const firstHold = new Promise<void>((resolve) => (begun = resolve));
   const toggle = async (id: string) => {
     for (let n = 0; n < 10; n++) {
       const answer = await admin.post(`/cases/${id}/${n % 2 ? 'resume' : 'hold'}`);
       expect(answer.status).toBe(200);
+      begun();
     }
   };
   const writing = Promise.all(ids.map(toggle));
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await Promise.race([firstHold, writing]);
   const [stream] = await Promise.all([open(admin, { lastEventId: resumeFrom }), writing]);
 
   const db = new Client({ connectionString: lab.databaseUrl });

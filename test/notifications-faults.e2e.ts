@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
+import { isStopped, localPortsTo, startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { freePort } from './support/app-process';
-import { clearQueuePrefix, eventually, sleep, sql, withEnv } from './support/helpers';
+import { clearQueuePrefix, eventually, notificationsSettled, sql, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { startTestApp } from './support/test-app';
@@ -14,6 +14,18 @@ import { startTestApp } from './support/test-app';
 const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A Redis of this test's own, so stopping it disturbs nobody else (a free port unless given). */
 const OWN_REDIS_PORT = Number(process.env.TEST_OWN_REDIS_PORT ?? 0);
+
+/** Job slots of each worker process in the first test. */
+const CONCURRENCY = 4;
+
+/** How many notification jobs are in each status. */
+async function deliveryStatuses(databaseUrl: string): Promise<Record<string, number>> {
+  const rows = await sql<{ status: string; n: number }>(
+    databaseUrl,
+    `SELECT status, count(*)::int AS n FROM notification_deliveries GROUP BY status`,
+  );
+  return Object.fromEntries(rows.map(({ status, n }) => [status, n]));
+}
 
 /** Per (device, case): how many pushes arrived. Exactly once means every count is 1. */
 function countsByDeviceAndCase(push: PushService): Map<string, number> {
@@ -43,7 +55,7 @@ describe('notifications under faults', () => {
     const env = {
       NOTIFICATIONS_QUEUE_PREFIX: prefix,
       NOTIFICATIONS_LOCK_MS: '2000',
-      NOTIFICATIONS_CONCURRENCY: '4',
+      NOTIFICATIONS_CONCURRENCY: String(CONCURRENCY),
       PUSH_ALLOWED_HOSTS: push.host,
     };
     const lab = await withEnv(env, () =>
@@ -98,28 +110,35 @@ describe('notifications under faults', () => {
       workers.push(...(await Promise.all([startWorkerProcess(workerEnv), startWorkerProcess(workerEnv)])));
       await push.waitFor(() => push.received.length - before >= 60, 30000, '60 pushes from the workers');
       // Freeze the service: requests now in flight stay unanswered, then kill one worker while
-      // every one of its job slots waits on one. The other's held requests go through on release.
+      // requests of its wait. The other's held requests go through on release.
       push.hold();
-      let held = -1;
-      await eventually(
-        async () => {
-          const stable = push.heldCount > 0 && push.heldCount === held;
-          held = push.heldCount;
-          await sleep(300);
-          return stable;
-        },
-        10000,
-        'requests held',
-      );
+      // One worker holds at most CONCURRENCY jobs × 2 devices: past that, both have requests held.
+      await eventually(() => push.heldCount > 2 * CONCURRENCY, 30000, 'requests of both workers held');
+      // Stopped first, so its connections can be read and it opens no more before it dies.
+      const victim = workers[0].child.pid!;
+      process.kill(victim, 'SIGSTOP');
+      await eventually(() => isStopped(victim), 10000, 'the worker stopped');
+      const victimPorts = localPortsTo(victim, push.port);
+      expect(push.heldOpenFrom(victimPorts)).toBeGreaterThan(0);
       await workers[0].kill();
-      await sleep(300);
+      // Released only once the service has seen each of them go: none is then taken as accepted.
+      await eventually(
+        () => push.heldOpenFrom(victimPorts) === 0,
+        30000,
+        "the killed worker's requests closed",
+      );
       push.release();
       expect(push.dropped).toBeGreaterThan(0); // requests in flight when it died: never accepted
 
       // Another one starts; with the survivor it takes over the dead worker's jobs once their locks expire.
       workers.push(await startWorkerProcess(workerEnv));
       await push.waitFor(() => push.received.length - before >= 200, 60000, 'all 200 pushes');
-      await sleep(1500);
+      // Every job recorded as delivered: none is left to run again, so no push can still come.
+      await eventually(
+        async () => (await deliveryStatuses(lab.databaseUrl)).delivered === 100,
+        60000,
+        'all 100 jobs delivered',
+      );
 
       const counts = countsByDeviceAndCase(push);
       const expected = devices.flatMap((device) =>
@@ -129,17 +148,13 @@ describe('notifications under faults', () => {
       expect([...counts.entries()].filter(([key, n]) => expected.includes(key) && n !== 1)).toEqual([]);
       expect(push.received.length - before).toBe(200);
       expect(push.rejected).toEqual([]);
-      const statuses = await sql(
-        lab.databaseUrl,
-        `SELECT status, count(*)::int AS n FROM notification_deliveries GROUP BY status`,
-      );
-      expect(statuses).toEqual([{ status: 'delivered', n: 100 }]);
+      expect(await deliveryStatuses(lab.databaseUrl)).toEqual({ delivered: 100 });
     } finally {
       for (const worker of workers) await worker.stop();
       await lab.close();
       await clearQueuePrefix(SHARED_REDIS_URL, prefix);
     }
-  }, 180_000);
+  }, 300_000);
 
   it('with Redis stopped during commands, commands still answer, and every notification arrives after it is back', async () => {
     const port = OWN_REDIS_PORT || (await freePort());
@@ -196,7 +211,6 @@ describe('notifications under faults', () => {
       // Commands never wait for Redis; timings are reported, not judged (they belong in bench/).
       console.log(`slowest command while Redis was down: ${slowest.ms} ms`);
 
-      await sleep(1500);
       // Only this test's devices: case ids are random per database, so another test's pushes may share one.
       const ours = () => [...push.receivedBy(adminPhone), ...push.receivedBy(leeLaptop)];
       expect(ours().filter((p) => during.includes(p.payload.caseId))).toEqual([]);
@@ -208,6 +222,7 @@ describe('notifications under faults', () => {
       );
       expect(BigInt(checkpoint)).toBeLessThan(BigInt(last));
 
+      const redisBack = Date.now();
       redis = await startRedis(port); // back, and empty: nothing had been queued meanwhile
       await push.waitFor(
         () =>
@@ -216,7 +231,9 @@ describe('notifications under faults', () => {
         40000,
         'the notifications of the outage',
       );
-      await sleep(1500);
+      await notificationsSettled(lab.databaseUrl);
+      // None of the outage's went out before Redis was back.
+      expect(ours().filter((p) => during.includes(p.payload.caseId) && p.at < redisBack)).toEqual([]);
       for (const id of during) {
         expect(push.receivedBy(adminPhone).filter((p) => p.payload.caseId === id)).toHaveLength(1);
       }
@@ -230,7 +247,7 @@ describe('notifications under faults', () => {
       await lab.close();
       await stopRedis(redis);
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 async function startRedis(port: number): Promise<ChildProcess> {

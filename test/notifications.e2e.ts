@@ -7,10 +7,13 @@ import { rootCertificates } from 'node:tls';
 import { Redis } from 'ioredis';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process';
 import { FcmStub } from './support/fcm-stub';
-import { eventually, sleep, sql, withEnv } from './support/helpers';
+import { eventually, notificationsSettled, sql, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { startTestApp, type TestApp } from './support/test-app';
+
+// A test waits for the notifications to catch up (notificationsSettled): a loaded machine is slow at it.
+jest.setTimeout(120_000);
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -52,7 +55,7 @@ describe('notifications: API process + separate worker process (BullMQ on the re
     [admin, rep, designer, drLee] = await Promise.all(
       ['admin', 'rep', 'designer', 'dr.lee'].map((name) => lab.login(name)),
     );
-  }, 90_000);
+  }, 240_000);
 
   afterAll(async () => {
     await worker?.stop();
@@ -142,7 +145,7 @@ describe('notifications: API process + separate worker process (BullMQ on the re
     expect(created.status).toBe(201);
     const id: string = created.body.id;
     await push.waitFor(() => pushesFor(push, adminPhone, id).length >= 1, 15000, 'the manager push');
-    await sleep(500);
+    await notificationsSettled(lab.databaseUrl);
     const received = pushesFor(push, adminPhone, id);
     expect(received).toHaveLength(1);
     expect(received[0].payload).toEqual({
@@ -166,7 +169,7 @@ describe('notifications: API process + separate worker process (BullMQ on the re
     });
     const id: string = created.body.id;
     expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.lee' })).status).toBe(200);
-    await sleep(300);
+    await notificationsSettled(lab.databaseUrl);
     expect(pushesFor(push, leeLaptop, id)).toHaveLength(0); // approval alone tells the doctor nothing
     const advanced = await designer.post(`/cases/${id}/advance`, { fromStatus: 'Digital Planning' });
     expect(advanced.body.status).toBe('Doctor Approval');
@@ -181,7 +184,7 @@ describe('notifications: API process + separate worker process (BullMQ on the re
       15000,
       'the FCM message',
     );
-    await sleep(500);
+    await notificationsSettled(lab.databaseUrl);
     for (const device of [leeLaptop, leePhone]) {
       const received = pushesFor(push, device, id);
       expect(received).toHaveLength(1);
@@ -419,7 +422,7 @@ describe('notifications: embedded default (no REDIS_URL, the in-process driver)'
     await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' });
     await designer.post(`/cases/${id}/advance`);
     await push.waitFor(() => pushesFor(push, device, id).length >= 1);
-    await sleep(400);
+    await notificationsSettled(lab.databaseUrl);
     expect(pushesFor(push, device, id)).toHaveLength(1);
     expect(push.rejected).toEqual([]);
     const deliveries = (await admin.get('/notifications/deliveries')).body;

@@ -5,7 +5,10 @@ import { EventStore } from '../backend/src/event-store/event-store';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
 import { withTransaction } from '../backend/src/event-store/transactions';
 import { CaseKeys } from '../backend/src/event-store/encryption/case-keys';
-import { ENCRYPT_EVENTS_STEP, encryptStoredEvents } from '../backend/src/event-store/encryption/encrypt-stored-events';
+import {
+  ENCRYPT_EVENTS_STEP,
+  encryptStoredEvents,
+} from '../backend/src/event-store/encryption/encrypt-stored-events';
 import { loadMasterKey } from '../backend/src/event-store/encryption/master-key';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { caseAt, createCase } from './support/case-road';

@@ -12,7 +12,8 @@ import {
   type ApiProcess,
 } from './support/app-process';
 import { createTestDatabase, keepInUse } from './support/database';
-import { clearQueuePrefix, eventually, sleep, sql } from './support/helpers';
+import { clearQueuePrefix, eventually, sql } from './support/helpers';
+import { notificationQueueIdle } from './support/notification-queue';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
@@ -152,7 +153,11 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
       workers[0].child.kill('SIGTERM');
       // More commands while it drains; then the held requests are answered.
       for (let index = 16; index < 21; index++) await createCase(index);
-      await sleep(500);
+      await eventually(
+        () => /SIGTERM: shutting down gracefully/.test(workers[0].output()),
+        PUSH_TIMEOUT_MS,
+        'the worker draining',
+      );
       service.release();
       // It finishes what it runs and exits 0; the other worker (and the dispatcher's leadership,
       // if the stopped worker held it) takes the rest.
@@ -172,8 +177,8 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
         PUSH_TIMEOUT_MS,
         `all ${expected} pushes`,
       );
-      // Anything sent twice would arrive within the same lock period: wait a little longer.
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      // Anything sent twice would come from a job run again: none is left to run.
+      await eventually(() => notificationQueueIdle(REDIS_URL, prefix), PUSH_TIMEOUT_MS, 'the queue idle');
 
       const counts = pushCounts(service);
       expect([...counts.values()].filter((n) => n !== 1)).toEqual([]);

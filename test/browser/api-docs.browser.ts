@@ -2,22 +2,10 @@
  * GET /api/docs under its own Content-Security-Policy: swagger-ui loads from this server, reads
  * /api/openapi.json and lists the operations, and the browser reports no violation.
  */
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser, newPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import { useBrowserApp } from './support/browser-app';
 
-let lab: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  lab = await startTestApp();
-  browser = await launchBrowser([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await lab?.close();
-});
+const web = useBrowserApp();
 
 async function watchViolations(page: Page): Promise<string[]> {
   const violations: string[] = [];
@@ -37,19 +25,20 @@ async function watchViolations(page: Page): Promise<string[]> {
 }
 
 it('shows the API operations with nothing loaded from elsewhere and no CSP violation', async () => {
-  const { context, page } = await newPage(browser);
+  const { context, page } = await web.sessions.open();
   try {
     const violations = await watchViolations(page);
     const outside: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(lab.baseUrl) && !request.url().startsWith('data:'))
+      if (!request.url().startsWith(web.lab.baseUrl) && !request.url().startsWith('data:'))
         outside.push(request.url());
     });
-    await page.goto(`${lab.apiUrl}/docs`);
+    await page.goto(`${web.lab.apiUrl}/docs`);
     await page.getByText('AlignerFlow API').first().waitFor();
     // The operations of the document, fetched from /api/openapi.json, render.
     await page.getByText('/api/cases/{id}/notes').first().waitFor();
-    await page.waitForTimeout(300);
+    // Whatever the rendered page goes on to load has been loaded (or blocked).
+    await page.waitForLoadState('networkidle');
     expect(violations).toEqual([]);
     expect(outside).toEqual([]);
   } finally {

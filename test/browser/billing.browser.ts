@@ -1,35 +1,25 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Invoice } from '@alignerflow/domain';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { billingSettled, invoicesOf } from '../support/billing';
 import { byUsername, caseAt } from '../support/case-road';
 import { readPdf } from '../support/pdf';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
-import { Sessions, snapshotBuiltSpa } from './support/portal';
+import { useBrowserApp } from './support/browser-app';
 
 /**
  * The Billing screen (Managers, Representatives) and a Doctor's Invoices screen in Debian's
  * Chromium against the real backend: a payment recorded from the invoice panel turns it paid;
  * a Doctor downloads an invoice and a statement, each a one-page PDF. Both at 1280 and 375 px.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
+mkdirSync(SHOTS, { recursive: true });
 const MOBILE = { width: 375, height: 740, isMobile: true };
 const invoices: Invoice[] = [];
 
 beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-  mkdirSync(SHOTS, { recursive: true });
   const clients = await Promise.all(
-    ['admin', 'rep', 'designer', 'tech', 'dr.lee'].map((name) => lab.login(name)),
+    ['admin', 'rep', 'designer', 'tech', 'dr.lee'].map((name) => web.lab.login(name)),
   );
   const road = byUsername(...clients);
   for (const [price, patientName] of [
@@ -37,19 +27,12 @@ beforeAll(async () => {
     [980, 'Noah Green'],
   ] as const) {
     const item = await caseAt(road, 'Delivery to Doctor', { price, patientName });
-    await billingSettled(lab.databaseUrl);
+    await billingSettled(web.lab.databaseUrl);
     invoices.push(...(await invoicesOf(clients[0], item.id)));
   }
 });
 
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 async function openBilling(page: Page, navigation: string, label: string): Promise<void> {
   await page.getByRole('navigation', { name: navigation }).getByRole('button', { name: label }).click();
@@ -65,7 +48,7 @@ async function noOverflow(page: Page): Promise<void> {
 
 describe('Billing screen', () => {
   it('at 1280 px a Manager records a payment and sees the invoice paid', async () => {
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     await openBilling(page, 'Main navigation', 'Billing');
     await page.locator('.billing-aging__tile--total .tile__value').filter({ hasText: '$' }).waitFor();
     const [invoice] = invoices;
@@ -95,7 +78,7 @@ describe('Billing screen', () => {
     const row = page.getByRole('row').filter({ hasText: invoice.number });
     await row.locator('.invoice-status', { hasText: 'Paid' }).waitFor();
     // And the server agrees.
-    const admin = await lab.login('admin');
+    const admin = await web.lab.login('admin');
     expect((await admin.get(`/invoices/${invoice.number}`)).body).toMatchObject({
       status: 'paid',
       balance: 0,
@@ -103,7 +86,7 @@ describe('Billing screen', () => {
   });
 
   it('at 375 px a Manager reaches it from the bottom navigation, nothing wider than the screen', async () => {
-    const { page } = await sessions.signedIn('admin', MOBILE);
+    const { page } = await web.sessions.signedIn('admin', MOBILE);
     await openBilling(page, 'Mobile navigation', 'Billing');
     await noOverflow(page);
     await page.getByRole('button', { name: `Open invoice ${invoices[1].number}` }).click();
@@ -123,7 +106,7 @@ describe('a Doctor’s Invoices screen', () => {
   }
 
   it('at 1280 px downloads an invoice PDF and the month’s statement, one page each', async () => {
-    const { page } = await sessions.signedIn('dr.lee');
+    const { page } = await web.sessions.signedIn('dr.lee');
     await openBilling(page, 'Main navigation', 'Invoices');
     await page.screenshot({ path: `${SHOTS}/invoices-1280.png`, fullPage: true });
     const number = invoices[1].number;
@@ -138,7 +121,7 @@ describe('a Doctor’s Invoices screen', () => {
   });
 
   it('at 375 px lists the invoices as cards', async () => {
-    const { page } = await sessions.signedIn('dr.lee', MOBILE);
+    const { page } = await web.sessions.signedIn('dr.lee', MOBILE);
     await openBilling(page, 'Mobile navigation', 'Invoices');
     await page.getByText('Closing balance').waitFor();
     await noOverflow(page);

@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { CASE_TEXTS, addDays, stagePayload, type Case } from '@alignerflow/domain';
 import type { ApiClient } from '../support/http';
-import { BUILT_SPA, startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser, newPage, signIn } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { fakeCameraArgs, writeQrY4m } from './support/fake-camera';
 import {
   expectText,
@@ -48,18 +48,14 @@ const ASCII_STL = Buffer.from(
 const HOLD_TEXT = CASE_TEXTS.onHold;
 const WRONG_ROLE_TEXT = CASE_TEXTS.onlyCompletedBy(['Representative', 'Manager']);
 
-let app: TestApp;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const web = useBrowserApp();
 let workDir: string;
 const patient = `Journey Patient ${process.pid}`;
 let caseId = '';
 let doctorApi: ApiClient;
 
 async function pageFor(username: string, size: { width?: number; height?: number } = {}): Promise<Page> {
-  const { context, page } = await newPage(browser, size);
-  contexts.push(context);
-  await signIn(page, app.baseUrl, username);
+  const { page } = await web.sessions.signedIn(username, size);
   return page;
 }
 
@@ -94,15 +90,10 @@ async function advance(page: Page, from: string, to: string): Promise<void> {
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'af-journey-'));
-  app = await startTestApp({}, { spaDir: BUILT_SPA });
-  doctorApi = await app.login('dr.lee');
-  browser = await launchBrowser();
+  doctorApi = await web.lab.login('dr.lee');
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -314,9 +305,8 @@ describe('the case journey', () => {
     expect((await theCase()).staging[0].status).toBe('In Progress');
 
     await doctor.screenshot({ path: join(screenshotDir(), 'staging-1280.png'), fullPage: true });
-    const { context, page: narrow } = await newPage(browser, { width: 375, height: 812, isMobile: true });
-    contexts.push(context);
-    await signIn(narrow, app.baseUrl, 'dr.lee');
+    const { page: narrow } = await web.sessions.open({ width: 375, height: 812, isMobile: true });
+    await signIn(narrow, web.lab.baseUrl, 'dr.lee');
     await narrow.locator('.doctor-card__open', { hasText: patient }).click();
     await narrow.getByRole('heading', { level: 1, name: `${patient} Aligner Staging` }).waitFor();
     await narrow.screenshot({ path: join(screenshotDir(), 'staging-375.png'), fullPage: true });
@@ -329,7 +319,7 @@ describe('the case journey', () => {
     const cameraBrowser = await launchBrowser(fakeCameraArgs(video));
     try {
       const { page } = await newPage(cameraBrowser);
-      await signIn(page, app.baseUrl, 'dr.lee');
+      await signIn(page, web.lab.baseUrl, 'dr.lee');
       await openFromDoctorPortal(page, patient);
       await page.getByRole('heading', { level: 1, name: `${patient} Aligner Staging` }).waitFor();
       await page.getByRole('button', { name: 'Scan Aligner Stage' }).click();
@@ -337,7 +327,7 @@ describe('the case journey', () => {
       await scanner.getByText('Point your camera at the QR code on the case file.').waitFor();
 
       const toast = page.locator('.toast', { hasText: 'Stage Started' });
-      await toast.waitFor({ timeout: 30_000 });
+      await toast.waitFor({ timeout: 90_000 });
       await expectText(toast.locator('.toast__text'), 'Stage 2 is start now. Stage 1 completed.');
       await scanner.waitFor({ state: 'detached' });
       await until('the camera to be released', async () => (await page.locator('video').count()) === 0);
@@ -357,7 +347,7 @@ describe('the case journey', () => {
       // The same code again: the stage is already started.
       await page.getByRole('button', { name: 'Scan Aligner Stage' }).click();
       const invalid = page.locator('.toast', { hasText: 'Scan Invalid' });
-      await invalid.waitFor({ timeout: 30_000 });
+      await invalid.waitFor({ timeout: 90_000 });
       await expectText(invalid.locator('.toast__text'), 'Stage 2 is already started or completed.');
       await page.screenshot({ path: join(screenshotDir(), 'scanner-1280.png') });
       await scanner.getByRole('button', { name: 'Close' }).last().click();
@@ -373,7 +363,7 @@ describe('the case journey', () => {
     const deniedBrowser = await launchBrowser(['--use-fake-device-for-media-stream']);
     try {
       const { page } = await newPage(deniedBrowser);
-      await signIn(page, app.baseUrl, 'dr.lee');
+      await signIn(page, web.lab.baseUrl, 'dr.lee');
       await page.getByRole('button', { name: 'Scan Aligner Stage' }).click();
       const scanner = page.getByRole('dialog', { name: 'Scan Case QR Code' });
       await expectText(

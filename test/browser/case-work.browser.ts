@@ -8,19 +8,16 @@
  * Run: npm run build -w frontend && npx jest -c test/browser/jest.config.js test/browser/case-work
  */
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Case } from '@alignerflow/domain';
 import { byUsername, createCase, walkCase } from '../support/case-road';
 import type { ApiClient } from '../support/http';
-import { BUILT_SPA, startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser, newPage, signIn } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { openFromDoctorPortal, openFromLabDashboard, screenshotDir, until } from './support/journey';
 
 jest.setTimeout(240_000);
 
-let app: TestApp;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const web = useBrowserApp();
 let admin: ApiClient, designer: ApiClient, tech: ApiClient, rep: ApiClient, drLee: ApiClient;
 const tag = process.pid;
 const uploadPatient = `Upload Patient ${tag}`;
@@ -33,9 +30,7 @@ const pdf = (bytes: number) =>
   Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes, 0x20), Buffer.from('\n%%EOF\n')]);
 
 async function pageFor(username: string, width = 1280): Promise<Page> {
-  const { context, page } = await newPage(browser, { width, height: width < 600 ? 800 : 900 });
-  contexts.push(context);
-  await signIn(page, app.baseUrl, username);
+  const { page } = await web.sessions.signedIn(username, { width, height: width < 600 ? 800 : 900 });
   return page;
 }
 
@@ -72,9 +67,8 @@ async function caseOf(id: string): Promise<Case> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({}, { spaDir: BUILT_SPA });
   [admin, designer, tech, rep, drLee] = await Promise.all(
-    ['admin', 'designer', 'tech', 'rep', 'dr.lee'].map((user) => app.login(user)),
+    ['admin', 'designer', 'tech', 'rep', 'dr.lee'].map((user) => web.lab.login(user)),
   );
   uploadCaseId = await created(drLee, uploadPatient);
   // Two plans: the first sent back with a comment, the second approved; then made and delivered.
@@ -100,13 +94,6 @@ beforeAll(async () => {
   await ok(drLee.post(`/cases/${id}/doctor-approve`), 'approve v2');
   for (const client of [tech, tech, tech, tech, rep, rep])
     await ok(client.post(`/cases/${id}/advance`), 'advance');
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
 });
 
 describe('case work in the browser', () => {

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { lotQrPayload, type Case } from '@alignerflow/domain';
 import { byUsername, caseAt } from '../support/case-road';
 import type { ApiClient } from '../support/http';
-import { BUILT_SPA, startTestApp, type TestApp } from '../support/test-app';
 import { launchBrowser, newPage, signIn } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { fakeCameraArgs, writeQrY4m } from './support/fake-camera';
 import { screenshotDir, until } from './support/journey';
 
@@ -14,36 +14,29 @@ jest.setTimeout(300_000);
 
 const LOT = 'PETG-SCAN-1';
 
-let app: TestApp;
-let browser: Browser;
+const web = useBrowserApp();
 let admin: ApiClient, rep: ApiClient, drLee: ApiClient;
 let workDir: string;
-const contexts: BrowserContext[] = [];
 
 const caseOf = async (id: string): Promise<Case> => (await admin.get<Case>(`/cases/${id}`)).body;
 
 async function openCase(page: Page, id: string): Promise<void> {
-  await page.goto(`${app.baseUrl}#case=${id}`);
+  await page.goto(`${web.lab.baseUrl}#case=${id}`);
   await page.getByText(id).first().waitFor();
 }
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'af-devices-'));
-  app = await startTestApp({}, { spaDir: BUILT_SPA });
-  [admin, rep, drLee] = await Promise.all(['admin', 'rep', 'dr.lee'].map((name) => app.login(name)));
+  [admin, rep, drLee] = await Promise.all(['admin', 'rep', 'dr.lee'].map((name) => web.lab.login(name)));
   for (const lot of [
     { kind: 'sheet', product: 'PETG 0.75 mm', lotNumber: LOT, supplier: 'Sheet Co' },
     { kind: 'resin', product: 'Model resin', lotNumber: 'RES-OLD', expiresOn: '2020-01-31' },
   ]) {
     expect((await admin.post('/materials/lots', lot)).status).toBe(201);
   }
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -55,7 +48,7 @@ describe('devices in the app', () => {
     const cameraBrowser = await launchBrowser(fakeCameraArgs(video));
     try {
       const { page } = await newPage(cameraBrowser, { width: 375, height: 812, isMobile: true });
-      await signIn(page, app.baseUrl, 'tech');
+      await signIn(page, web.lab.baseUrl, 'tech');
       const card = page.locator(`li[data-case-id="${item.id}"]`);
       await card.getByRole('button', { name: 'Complete Stage & Advance' }).click();
       const picker = page.getByRole('dialog', { name: 'Complete Thermoforming' });
@@ -89,9 +82,7 @@ describe('devices in the app', () => {
 
   it('a Representative ships a case from its screen', async () => {
     const item = await caseAt(byUsername(admin, drLee), 'Packaging & Labeling', { patientName: 'Ship Me' });
-    const { context, page } = await newPage(browser);
-    contexts.push(context);
-    await signIn(page, app.baseUrl, 'rep');
+    const { page } = await web.sessions.signedIn('rep');
     await openCase(page, item.id);
     const panel = page.getByRole('region', { name: 'Device record' });
     await panel.getByText('Not shipped yet.').waitFor();
@@ -125,9 +116,7 @@ describe('devices in the app', () => {
       expect(
         (await rep.post(`/cases/${item.id}/shipments`, { carrier, trackingNumber: number })).status,
       ).toBe(200);
-      const { context, page } = await newPage(browser, { width, height: 900, isMobile: width < 600 });
-      contexts.push(context);
-      await signIn(page, app.baseUrl, 'dr.lee');
+      const { page } = await web.sessions.signedIn('dr.lee', { width, height: 900, isMobile: width < 600 });
       await openCase(page, item.id);
       const panel = page.getByRole('region', { name: 'Device record' });
       const link = panel.getByRole('link', { name: `Track with ${name}` });

@@ -1,39 +1,19 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sql } from '../support/helpers';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
 import { goHome, screenshotDir, showLabDashboard } from './support/journey';
-import { Sessions, snapshotBuiltSpa } from './support/portal';
+import { useBrowserApp } from './support/browser-app';
 
 /**
  * The History tab's seal check (tamper evidence, issue 11): a Manager sees the verified mark, and
  * where the trail was changed behind the app's back; other roles see no mark. Screenshots at
  * 1280 and 375 px go to the screenshot folder.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const PATIENT = 'Emma Thompson';
 const CASE_ID = 'CA-2024-001';
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-});
-
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 /** Opens the case from the dashboard (table or cards, whichever the width shows) and its History tab. */
 async function openHistory(page: Page): Promise<void> {
@@ -51,7 +31,7 @@ describe('History tab seal check', () => {
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 375, height: 740, isMobile: true }],
   ])('shows a Manager the verified mark (%s)', async (name, size) => {
-    const { page } = await sessions.signedIn('admin', size);
+    const { page } = await web.sessions.signedIn('admin', size);
     await openHistory(page);
     const mark = page.locator('.cd-seal--verified');
     // The seed's events are sealed within seconds of the start.
@@ -64,18 +44,18 @@ describe('History tab seal check', () => {
 
   it('shows a Manager where the trail no longer matches its seals', async () => {
     const [first] = await sql(
-      lab.databaseUrl,
+      web.lab.databaseUrl,
       'SELECT global_position::text AS position, data::text AS data FROM events WHERE stream_id = $1 ORDER BY stream_version LIMIT 1',
       [`case-${CASE_ID}`],
     );
     const tamper = (data: string) =>
       sql(
-        lab.databaseUrl,
+        web.lab.databaseUrl,
         `WITH off AS (SELECT set_config('session_replication_role', 'replica', true))
          UPDATE events SET data = $2::jsonb FROM off WHERE global_position = $1`,
         [first.position, data],
       );
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     await page.getByRole('heading').first().waitFor();
     await tamper(JSON.stringify({ ...JSON.parse(first.data), patientName: 'Someone Else' }));
     try {
@@ -94,7 +74,7 @@ describe('History tab seal check', () => {
   });
 
   it('shows no mark to other roles', async () => {
-    const { page } = await sessions.signedIn('tech');
+    const { page } = await web.sessions.signedIn('tech');
     await openHistory(page);
     expect(await page.locator('.cd-seal').count()).toBe(0);
   });

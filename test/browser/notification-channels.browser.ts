@@ -1,48 +1,30 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
-import { SEED, Sessions, eventually, snapshotBuiltSpa } from './support/portal';
+import type { Page } from 'playwright-core';
+import { animationsSettled } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
+import { SEED, eventually } from './support/portal';
 
 /**
  * Each user's notification channels in the built app (Settings → Notifications for a Manager, My
  * Notifications for everyone) and the `#case=` link of the emails, in Debian's Chromium against
  * the real backend.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
+mkdirSync(SHOTS, { recursive: true });
 const VIEWPORTS = [
   ['desktop', { width: 1280, height: 800 }],
   ['mobile', { width: 375, height: 740, isMobile: true }],
 ] as const;
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 async function openSettingsSection(page: Page, mobile: boolean, section: string) {
   await page.getByRole('button', { name: mobile ? 'Open settings panel' : 'Settings', exact: true }).click();
   const drawer = page.getByRole('dialog', { name: 'Settings' });
   await drawer.waitFor();
   await drawer.getByRole('button', { name: section, exact: true }).click();
-  await page.waitForTimeout(400); // the drawer's slide-in
+  await animationsSettled(page);
   return drawer;
 }
 
@@ -50,24 +32,25 @@ describe('notification channels', () => {
   it.each(VIEWPORTS)(
     "a Manager switches a user's email off in Settings → Notifications (%s)",
     async (name, viewport) => {
-      const admin = await lab.login('admin');
+      const admin = await web.lab.login('admin');
       // Both on again whatever an earlier viewport's run left.
       await admin.put('/users/dr.patel', {
         notify: { push: true, email: true },
         email: 'patel@clinic.example',
       });
-      const { page } = await sessions.signedIn('admin', viewport);
+      const { page } = await web.sessions.signedIn('admin', viewport);
       const drawer = await openSettingsSection(page, name === 'mobile', 'Notifications');
       await drawer.getByRole('heading', { name: 'Notification Channels' }).waitFor();
       const patelEmail = drawer.getByLabel('Email notifications for dr.patel');
-      expect(await patelEmail.isChecked()).toBe(true);
+      // The list is read after the drawer opens: its switches mean something once dr.patel's row is in.
       await drawer.getByText('patel@clinic.example', { exact: false }).waitFor();
+      expect(await patelEmail.isChecked()).toBe(true);
       // The switch's track, as a person taps it (the checkbox itself is visually hidden).
       await patelEmail.locator('xpath=..').click();
       await drawer.getByText('Notification channels saved for dr.patel.').waitFor();
       expect(await patelEmail.isChecked()).toBe(false);
       expect((await admin.get('/users/dr.patel')).body.notify).toEqual({ push: true, email: false });
-      await page.waitForTimeout(300); // the switch's slide
+      await animationsSettled(page);
       await page.screenshot({ path: `${SHOTS}/settings-notification-channels-${name}.png` });
     },
   );
@@ -75,9 +58,9 @@ describe('notification channels', () => {
   it.each(VIEWPORTS)(
     'anyone sets their own address and switches in My Notifications (%s)',
     async (name, viewport) => {
-      const drLee = await lab.login('dr.lee');
+      const drLee = await web.lab.login('dr.lee');
       await drLee.put('/users/dr.lee', { notify: { push: true, email: true }, email: null });
-      const { page } = await sessions.signedIn('dr.lee', viewport);
+      const { page } = await web.sessions.signedIn('dr.lee', viewport);
       // A doctor has no Settings button: My Account is in the header, or its menu on a phone.
       if (name === 'mobile') {
         await page.getByRole('button', { name: 'Menu' }).click();
@@ -86,7 +69,7 @@ describe('notification channels', () => {
         await page.getByRole('button', { name: 'My Account' }).click();
       }
       const drawer = page.getByRole('dialog', { name: 'Settings' });
-      await page.waitForTimeout(400); // the drawer's slide-in
+      await animationsSettled(page);
       await drawer.getByRole('heading', { name: 'My Notifications' }).waitFor();
       await drawer.getByText('Add your email address below to receive them.').waitFor();
       await drawer.getByRole('textbox', { name: 'Email address' }).fill('lee@clinic.example');
@@ -99,15 +82,16 @@ describe('notification channels', () => {
           notify: { push: false, email: true },
         }),
       );
-      expect(await drawer.getByRole('checkbox', { name: /Push notifications/ }).isChecked()).toBe(false);
-      await page.waitForTimeout(300); // the switch's slide
+      const push = drawer.getByRole('checkbox', { name: /Push notifications/ });
+      await eventually(async () => expect(await push.isChecked()).toBe(false));
+      await animationsSettled(page);
       await page.screenshot({ path: `${SHOTS}/my-notifications-${name}.png` });
     },
   );
 
   it("opens the case an email's #case= link names, after signing in", async () => {
-    const { page } = await sessions.open({ width: 1280, height: 800 });
-    await page.goto(`${lab.baseUrl}#case=CA-2024-002`);
+    const { page } = await web.sessions.open({ width: 1280, height: 800 });
+    await page.goto(`${web.lab.baseUrl}#case=CA-2024-002`);
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill('demo');
     await page.getByRole('button', { name: 'Login' }).click();

@@ -1,11 +1,11 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { sql, withEnv } from '../support/helpers';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser, signIn } from './support/browser';
+import { startTestApp } from '../support/test-app';
+import { signIn } from './support/browser';
 import { screenshotDir, until } from './support/journey';
-import { Sessions, snapshotBuiltSpa } from './support/portal';
+import { useBrowserApp } from './support/browser-app';
 
 /**
  * The notification permission is asked from the 'Enable notifications' button, never by loading
@@ -13,34 +13,15 @@ import { Sessions, snapshotBuiltSpa } from './support/portal';
  * browser is subscribed for the user as before. Chromium's own Notification API answers; only
  * the push service behind PushManager.subscribe (a third party, out of reach here) is stubbed.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const PUSH_HOST = 'push.example.com';
+const web = useBrowserApp({
+  // The stand-in push service's host resolves nowhere here: listed, it skips the public-address check.
+  start: (spaDir) => withEnv({ PUSH_ALLOWED_HOSTS: `${PUSH_HOST}:443` }, () => startTestApp({}, { spaDir })),
+});
 const USER = 'tech';
 const ENABLE = 'Enable notifications';
-const PUSH_HOST = 'push.example.com';
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  // The stand-in push service's host resolves nowhere here: listed, it skips the public-address check.
-  [lab, browser] = await Promise.all([
-    withEnv({ PUSH_ALLOWED_HOSTS: `${PUSH_HOST}:443` }, () => startTestApp({}, { spaDir: spa!.dir })),
-    launchBrowser(),
-  ]);
-});
-
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 interface PermissionProbe {
   /** Whether a user gesture was active at each Notification.requestPermission call. */
@@ -82,7 +63,7 @@ const probe = (page: Page) =>
   page.evaluate(() => (window as unknown as { permissionProbe: PermissionProbe }).permissionProbe);
 
 const stored = (endpoint: string) =>
-  sql(lab.databaseUrl, 'SELECT username FROM push_subscriptions WHERE endpoint = $1', [endpoint]);
+  sql(web.lab.databaseUrl, 'SELECT username FROM push_subscriptions WHERE endpoint = $1', [endpoint]);
 
 /** Signed in, the service worker active and the app's start-up effects run. */
 async function settled(page: Page): Promise<void> {
@@ -96,9 +77,9 @@ describe('Notification permission', () => {
     ['phone', { width: 375, height: 740, isMobile: true }],
   ])('is asked only from the Enable notifications button, which then subscribes (%s)', async (name, size) => {
     const endpoint = `https://${PUSH_HOST}/send/${name}-${randomBytes(6).toString('hex')}`;
-    const { context, page } = await sessions.open(size);
+    const { context, page } = await web.sessions.open(size);
     await instrument(context, endpoint);
-    await signIn(page, lab.baseUrl, USER);
+    await signIn(page, web.lab.baseUrl, USER);
     await settled(page);
     await page.reload();
     await settled(page);
@@ -120,7 +101,7 @@ describe('Notification permission', () => {
 
     // The user says yes to the browser's prompt.
     await page.exposeFunction('answerPrompt', () =>
-      context.grantPermissions(['notifications'], { origin: lab.baseUrl }),
+      context.grantPermissions(['notifications'], { origin: web.lab.baseUrl }),
     );
     await button.click();
     await until('the subscription stored for the user', async () => (await stored(endpoint)).length === 1);
@@ -131,10 +112,10 @@ describe('Notification permission', () => {
 
   it('offers no button once granted, and keeps the subscription without asking', async () => {
     const endpoint = `https://${PUSH_HOST}/send/granted-${randomBytes(6).toString('hex')}`;
-    const { context, page } = await sessions.open();
-    await context.grantPermissions(['notifications'], { origin: lab.baseUrl });
+    const { context, page } = await web.sessions.open();
+    await context.grantPermissions(['notifications'], { origin: web.lab.baseUrl });
     await instrument(context, endpoint);
-    await signIn(page, lab.baseUrl, USER);
+    await signIn(page, web.lab.baseUrl, USER);
     await settled(page);
     await until('the subscription stored for the user', async () => (await stored(endpoint)).length === 1);
     expect((await probe(page)).requests).toEqual([]);
@@ -142,9 +123,9 @@ describe('Notification permission', () => {
   });
 
   it('offers no button once the user has refused', async () => {
-    const { context, page } = await sessions.open();
+    const { context, page } = await web.sessions.open();
     await instrument(context, `https://${PUSH_HOST}/send/never`);
-    await signIn(page, lab.baseUrl, USER);
+    await signIn(page, web.lab.baseUrl, USER);
     await settled(page);
     const button = page
       .getByRole('navigation', { name: 'Main navigation' })

@@ -1,22 +1,16 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
+import type { Page } from 'playwright-core';
 import { goHome, screenshotDir, showLabDashboard } from './support/journey';
-import { eventually, offlineCopy, Sessions, snapshotBuiltSpa, tableCaseIds } from './support/portal';
+import { animationsSettled } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
+import { eventually, offlineCopy, tableCaseIds } from './support/portal';
 
 /**
  * api.md, "Patient data" in the built app: a Manager sees on the case's Access tab a read made by
  * another user, and Settings › Access log; the browser's offline copy is not shown past the
  * session it was saved under, nor after sign-out. Screenshots at 1280 and 375 px.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const PATIENT = 'Sophia Brown';
 const CASE_ID = 'CA-2024-077';
 const VIEWPORTS = [
@@ -24,19 +18,7 @@ const VIEWPORTS = [
   ['phone', { width: 375, height: 740, isMobile: true }],
 ] as const;
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-});
-
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 async function openCase(page: Page): Promise<void> {
   await goHome(page);
@@ -49,10 +31,10 @@ async function openCase(page: Page): Promise<void> {
 describe('access log', () => {
   it.each(VIEWPORTS)("shows a Manager another user's read on the Access tab (%s)", async (_, size) => {
     // dr.lee reads their own case, from outside the browser.
-    const drLee = await lab.login('dr.lee');
+    const drLee = await web.lab.login('dr.lee');
     expect((await drLee.get(`/cases/${CASE_ID}`)).status).toBe(200);
 
-    const { page } = await sessions.signedIn('admin', size);
+    const { page } = await web.sessions.signedIn('admin', size);
     await openCase(page);
     await page.getByRole('tab', { name: 'Access' }).click();
     const rows = page.getByRole('list', { name: 'Access log' }).getByRole('listitem');
@@ -66,8 +48,8 @@ describe('access log', () => {
   });
 
   it.each(VIEWPORTS)('lists and filters every access in Settings › Access log (%s)', async (_, size) => {
-    expect((await (await lab.login('dr.lee')).get(`/cases/${CASE_ID}/history`)).status).toBe(200);
-    const { page } = await sessions.signedIn('admin', size);
+    expect((await (await web.lab.login('dr.lee')).get(`/cases/${CASE_ID}/history`)).status).toBe(200);
+    const { page } = await web.sessions.signedIn('admin', size);
     const mobile = size.width < 600;
     await page
       .getByRole('button', { name: mobile ? 'Open settings panel' : 'Settings', exact: true })
@@ -82,7 +64,7 @@ describe('access log', () => {
     expect(await drawer.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toMatch(
       /access-log\.csv\?username=dr\.lee$/,
     );
-    await page.waitForTimeout(400); // the drawer's slide-in
+    await animationsSettled(page);
     await page.screenshot({ path: join(screenshotDir(), `access-log-settings-${size.width}.png`) });
   });
 });
@@ -90,7 +72,7 @@ describe('access log', () => {
 describe('the offline copy ends with its session', () => {
   /** Signs in, waits for the copy, and checks it is shown offline while the session is valid. */
   async function withOfflineCopy() {
-    const opened = await sessions.signedIn('admin');
+    const opened = await web.sessions.signedIn('admin');
     const { context, page } = opened;
     await eventually(async () => expect(await tableCaseIds(page)).toContain(CASE_ID));
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));

@@ -3,18 +3,16 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
 import { LIVE_TEST_TIMEOUT_MS, longTransactionOnServer } from '../support/sse';
 import { launchBrowser, newPage, signIn } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { showLabDashboard } from './support/journey';
 import {
   SEED,
-  Sessions,
   answerNextDialog,
   caseTable,
   eventually,
   offlineCopy,
-  snapshotBuiltSpa,
   tableCaseIds,
   tileValues,
   toast,
@@ -24,30 +22,15 @@ import {
  * The portal's data paths end to end (issue 5): backup and restore through the settings drawer,
  * live updates from the event stream into a second browser, and the offline banner.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
 let secondBrowser: Browser | undefined;
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+mkdirSync(SHOTS, { recursive: true });
+const web = useBrowserApp();
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  mkdirSync(SHOTS, { recursive: true });
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-});
-
-afterEach(() => sessions.closeAll());
+afterEach(() => web.sessions.closeAll());
 
 afterAll(async () => {
-  await sessions.closeAll();
   await secondBrowser?.close();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
 });
 
 function isoToday(date = new Date()): string {
@@ -57,8 +40,8 @@ function isoToday(date = new Date()): string {
 
 describe('Backup & Restore', () => {
   it('exports a pretty-printed backup and restores it after the confirmation', async () => {
-    const admin = await lab.login('admin');
-    const { page } = await sessions.signedIn('admin');
+    const admin = await web.lab.login('admin');
+    const { page } = await web.sessions.signedIn('admin');
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
     const drawer = page.getByRole('dialog', { name: 'Settings' });
     await drawer.getByRole('button', { name: 'Backup & Restore' }).click();
@@ -141,9 +124,9 @@ describe('Backup & Restore', () => {
     );
     await eventually(async () => expect(await tileValues(page)).toEqual(SEED.tiles));
     // Users restored with their password hashes still sign in.
-    expect((await lab.anonymous.post('/auth/login', { username: 'dr.lee', password: 'demo' })).status).toBe(
-      200,
-    );
+    expect(
+      (await web.lab.anonymous.post('/auth/login', { username: 'dr.lee', password: 'demo' })).status,
+    ).toBe(200);
   });
 });
 
@@ -152,12 +135,12 @@ describe('live updates', () => {
     'a case created in one browser appears in a second browser without a reload',
     async () => {
       secondBrowser = await launchBrowser();
-      const creator = await sessions.signedIn('rep');
+      const creator = await web.sessions.signedIn('rep');
       // A Representative's home is My Queue; the Lab Dashboard is the tab beside it.
       await showLabDashboard(creator.page);
       const watcher = await newPage(secondBrowser, { width: 1280, height: 800 });
-      sessions.track(watcher.context);
-      await signIn(watcher.page, lab.baseUrl, 'admin');
+      web.sessions.track(watcher.context);
+      await signIn(watcher.page, web.lab.baseUrl, 'admin');
       const watching = watcher.page;
       await eventually(async () => expect(await tileValues(watching)).toEqual(SEED.tiles));
       await watching.evaluate(() => Object.assign(window, { notReloaded: true }));
@@ -269,7 +252,7 @@ function watchFor(page: Page, text: string): { armed: Promise<void>; at: Promise
 
 describe('offline', () => {
   it('shows the last synced data with "Offline — showing data from" when the server goes away', async () => {
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     await eventually(async () => expect(await tableCaseIds(page)).toContain('CA-2024-077'));
     // The service worker has cached the shell, so the app itself still starts without the server.
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
@@ -303,7 +286,7 @@ describe('offline', () => {
 
 /** Stops the app's HTTP server (open connections, the event streams included, are cut); restart() listens again on the same port. */
 async function stopServer(): Promise<{ restart: () => Promise<void> }> {
-  const server = lab.app.getHttpServer() as Server;
+  const server = web.lab.app.getHttpServer() as Server;
   const { port, address } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => {
     server.close(() => resolve());

@@ -1,17 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
+import type { Page } from 'playwright-core';
+import { animationsSettled } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { showLabDashboard } from './support/journey';
 import {
   SEED,
   SESSION_COOKIE,
-  Sessions,
   answerNextDialog,
   caseTable,
   eventually,
   offlineCopy,
-  snapshotBuiltSpa,
   tableCaseIds,
   tileValues,
   toast,
@@ -22,30 +20,12 @@ import {
  * backend on a fresh PostgreSQL database in demo mode. One app and one browser for the file; a new
  * context per user.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
+mkdirSync(SHOTS, { recursive: true });
 const MOBILE = { width: 375, height: 740, isMobile: true };
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 async function openSettings(page: Page, section?: string) {
   await page.getByRole('button', { name: 'Settings', exact: true }).click();
@@ -57,8 +37,8 @@ async function openSettings(page: Page, section?: string) {
 
 describe('sign-in', () => {
   it('shows the splash, then the login form, whose Login button waits for both fields', async () => {
-    const { page } = await sessions.open();
-    await page.goto(lab.baseUrl);
+    const { page } = await web.sessions.open();
+    await page.goto(web.lab.baseUrl);
     await page.getByText('Dental Lab Workflow', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'AlignerFlow' }).waitFor();
 
@@ -93,7 +73,10 @@ describe('sign-in', () => {
   });
 
   it('doctors see the Doctor Portal with only their own cases and the spec card texts', async () => {
-    const [lee, patel] = await Promise.all([sessions.signedIn('dr.lee'), sessions.signedIn('dr.patel')]);
+    const [lee, patel] = await Promise.all([
+      web.sessions.signedIn('dr.lee'),
+      web.sessions.signedIn('dr.patel'),
+    ]);
 
     const leePage = lee.page;
     await leePage.getByRole('heading', { name: 'Doctor Portal' }).waitFor();
@@ -109,7 +92,7 @@ describe('sign-in', () => {
     const list = leePage.getByRole('region', { name: 'Active & Completed Cases' });
     const patients = await list.locator('.doctor-card__patient').allTextContents();
     // Newest first: the order of createdDate as the server reports it.
-    const leeCases = (await (await lab.login('dr.lee')).get('/cases')).body as {
+    const leeCases = (await (await web.lab.login('dr.lee')).get('/cases')).body as {
       id: string;
       patientName: string;
       status: string;
@@ -152,11 +135,11 @@ describe('sign-in', () => {
   });
 
   it('Logout ends the session: back to the login form and the old cookie answers 401', async () => {
-    const { context, page } = await sessions.signedIn('admin');
+    const { context, page } = await web.sessions.signedIn('admin');
     const cookie = (await context.cookies()).find((item) => item.name === SESSION_COOKIE);
     expect(cookie).toBeDefined();
     const withOldCookie = () =>
-      fetch(`${lab.apiUrl}/auth/me`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } });
+      fetch(`${web.lab.apiUrl}/auth/me`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } });
     expect((await withOldCookie()).status).toBe(200);
     await eventually(async () => expect((await offlineCopy(page))?.owner).toBe('admin'));
 
@@ -182,8 +165,8 @@ async function homeHeading(page: Page): Promise<string> {
 
 /** One staff user's Lab Dashboard: tiles, table, and what the role may do there. */
 async function staffDashboard(username: string): Promise<void> {
-  const { page } = await sessions.signedIn(username);
-  const role = (await lab.login(username)).user!.role;
+  const { page } = await web.sessions.signedIn(username);
+  const role = (await web.lab.login(username)).user!.role;
   // The Manager's home; Technicians, Designers and Representatives land on My Queue beside it.
   expect(await homeHeading(page)).toBe(role === 'Manager' ? 'Lab Dashboard' : 'My Queue');
   await showLabDashboard(page);
@@ -230,8 +213,8 @@ async function staffDashboard(username: string): Promise<void> {
  * only with it (the cookie then has an expiry; without it, it is a session cookie).
  */
 async function rememberMe(username: string, remember: boolean): Promise<void> {
-  const { context, page } = await sessions.open();
-  await page.goto(lab.baseUrl);
+  const { context, page } = await web.sessions.open();
+  await page.goto(web.lab.baseUrl);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill('demo');
   const toggle = page.getByRole('switch', { name: /Remember Me/ });
@@ -245,7 +228,7 @@ async function rememberMe(username: string, remember: boolean): Promise<void> {
   await homeHeading(page);
 
   const restarted = await restartBrowser(context);
-  await restarted.goto(lab.baseUrl);
+  await restarted.goto(web.lab.baseUrl);
   if (remember) {
     await homeHeading(restarted);
   } else {
@@ -258,13 +241,13 @@ async function rememberMe(username: string, remember: boolean): Promise<void> {
 async function restartBrowser(context: import('playwright-core').BrowserContext): Promise<Page> {
   const state = await context.storageState();
   const kept = { ...state, cookies: state.cookies.filter((cookie) => cookie.expires > 0) };
-  const restarted = sessions.track(await browser.newContext({ storageState: kept }));
+  const restarted = web.sessions.track(await web.browser.newContext({ storageState: kept }));
   return restarted.newPage();
 }
 
 describe('Lab Dashboard', () => {
   it('searches by case id, patient and doctor, case-insensitively', async () => {
-    const { page } = await sessions.signedIn('tech');
+    const { page } = await web.sessions.signedIn('tech');
     await showLabDashboard(page);
     const search = page.getByPlaceholder('Search cases...');
     await eventually(async () =>
@@ -293,14 +276,14 @@ describe('Lab Dashboard', () => {
   });
 
   it('holds and resumes a case from the table; the badge reads On Hold', async () => {
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     const row = caseTable(page).locator('tbody tr', { hasText: 'CA-2024-001' });
     await row.waitFor();
     expect(await row.locator('.badge').textContent()).toBe('Digital Planning');
 
     await row.getByRole('button', { name: 'Hold CA-2024-001' }).click();
     await eventually(async () => expect(await row.locator('.badge').textContent()).toBe('On Hold'));
-    const admin = await lab.login('admin');
+    const admin = await web.lab.login('admin');
     expect((await admin.get('/cases/CA-2024-001')).body.onHold).toBe(true);
 
     await row.getByRole('button', { name: 'Resume CA-2024-001' }).click();
@@ -309,7 +292,7 @@ describe('Lab Dashboard', () => {
   });
 
   it('deletes a case from the table after the spec confirmation', async () => {
-    const rep = await lab.login('rep');
+    const rep = await web.lab.login('rep');
     const created = await rep.post('/cases', {
       patientName: 'Delete Me',
       doctorName: 'Dr. Sarah Lee',
@@ -319,22 +302,26 @@ describe('Lab Dashboard', () => {
     expect(created.status).toBe(201);
     const id = created.body.id as string;
 
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     const row = caseTable(page).locator('tbody tr', { hasText: id });
     await row.waitFor();
     await eventually(async () => expect((await tileValues(page))['Total Active Cases']).toBe('5'));
 
-    // Cancelled: nothing happens.
+    // Cancelled: nothing happens. Counted at the end: the one request then is the confirmed one's.
+    const deletes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE') deletes.push(request.url());
+    });
     let message = answerNextDialog(page, false);
     await row.getByRole('button', { name: `Delete ${id}` }).click();
     expect(await message).toBe('Are you sure you want to delete this case? This action cannot be undone.');
-    await page.waitForTimeout(300);
     expect(await row.count()).toBe(1);
 
     message = answerNextDialog(page, true);
     await row.getByRole('button', { name: `Delete ${id}` }).click();
     expect(await message).toBe('Are you sure you want to delete this case? This action cannot be undone.');
     await row.waitFor({ state: 'detached' });
+    expect(deletes).toEqual([`${web.lab.apiUrl}/cases/${id}`]);
     expect((await rep.get(`/cases/${id}`)).status).toBe(404);
     await eventually(async () => expect(await tileValues(page)).toEqual(SEED.tiles));
   });
@@ -342,7 +329,7 @@ describe('Lab Dashboard', () => {
 
 describe('Settings: User Management', () => {
   it('adds and deletes users with the spec messages; admin cannot be deleted', async () => {
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     const drawer = await openSettings(page);
     await drawer.getByRole('heading', { name: 'User Management' }).waitFor();
     await drawer.getByText('Add New User').waitFor();
@@ -380,8 +367,12 @@ describe('Settings: User Management', () => {
     expect(await role.inputValue()).toBe('Technician');
     expect(await error.count()).toBe(0);
     expect(
-      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 'joy-violet-harbor-42' }))
-        .status,
+      (
+        await web.lab.anonymous.post('/auth/login', {
+          username: 'nurse.joy',
+          password: 'joy-violet-harbor-42',
+        })
+      ).status,
     ).toBe(200);
 
     // The server says "taken" too (the list here is current, so this is the client check).
@@ -402,8 +393,12 @@ describe('Settings: User Management', () => {
     await toast(page, 'User Deleted').waitFor();
     await users.locator('li', { hasText: 'nurse.joy' }).waitFor({ state: 'detached' });
     expect(
-      (await lab.anonymous.post('/auth/login', { username: 'nurse.joy', password: 'joy-violet-harbor-42' }))
-        .status,
+      (
+        await web.lab.anonymous.post('/auth/login', {
+          username: 'nurse.joy',
+          password: 'joy-violet-harbor-42',
+        })
+      ).status,
     ).toBe(401);
   });
 });
@@ -411,8 +406,8 @@ describe('Settings: User Management', () => {
 describe('layout and shell', () => {
   it('at 375 px: bottom navigation Home / New / Scan / Reports / Billing / Logout, case cards, and the menu with Role:', async () => {
     const [{ page }, tech] = await Promise.all([
-      sessions.signedIn('admin', MOBILE),
-      sessions.signedIn('tech', MOBILE),
+      web.sessions.signedIn('admin', MOBILE),
+      web.sessions.signedIn('tech', MOBILE),
     ]);
     const bottom = page.getByRole('navigation', { name: 'Mobile navigation' });
     await bottom.waitFor();
@@ -454,8 +449,8 @@ describe('layout and shell', () => {
   });
 
   it('#scan opens the scanner dialog and closing it removes the fragment', async () => {
-    const { page } = await sessions.signedIn('designer');
-    await page.goto(`${lab.baseUrl}#scan`);
+    const { page } = await web.sessions.signedIn('designer');
+    await page.goto(`${web.lab.baseUrl}#scan`);
     const scanner = page.getByRole('dialog', { name: 'Scan Case QR Code' });
     await scanner.waitFor();
     await scanner.getByRole('button', { name: 'Close' }).first().click();
@@ -473,7 +468,7 @@ describe('layout and shell', () => {
   });
 
   it('the service worker registers at {base}sw.js and the manifest names the app', async () => {
-    const { context, page } = await sessions.signedIn('rep');
+    const { context, page } = await web.sessions.signedIn('rep');
     const failures: string[] = [];
     context.on('requestfailed', (request) =>
       failures.push(`${request.url()} ${request.failure()?.errorText}`),
@@ -488,7 +483,7 @@ describe('layout and shell', () => {
         new Promise<string>((resolve) => setTimeout(resolve, 30_000, 'not ready within 30 s')),
       ]),
     );
-    if (scriptURL !== `${lab.baseUrl}sw.js`) {
+    if (scriptURL !== `${web.lab.baseUrl}sw.js`) {
       const state = await page.evaluate(async () => {
         const registration = await navigator.serviceWorker.getRegistration();
         return JSON.stringify({
@@ -501,14 +496,14 @@ describe('layout and shell', () => {
       });
       console.error(`service worker: ${scriptURL}; ${state}; failed requests: ${failures.join('; ')}`);
     }
-    expect(scriptURL).toBe(`${lab.baseUrl}sw.js`);
+    expect(scriptURL).toBe(`${web.lab.baseUrl}sw.js`);
 
-    const sw = await context.request.get(`${lab.baseUrl}sw.js`);
+    const sw = await context.request.get(`${web.lab.baseUrl}sw.js`);
     expect(sw.status()).toBe(200);
     expect(sw.headers()['content-type']).toMatch(/javascript/);
     expect(sw.headers()['cache-control']).toBe('no-cache');
     const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
-    const manifest = await (await context.request.get(new URL(manifestHref!, lab.baseUrl).href)).json();
+    const manifest = await (await context.request.get(new URL(manifestHref!, web.lab.baseUrl).href)).json();
     expect(manifest.name).toBe('AlignerFlow');
     expect(manifest.icons.map((icon: { sizes: string }) => icon.sizes)).toEqual(
       expect.arrayContaining(['192x192', '512x512']),
@@ -516,12 +511,12 @@ describe('layout and shell', () => {
   });
 
   it('the theme follows the system until toggled, and the choice is kept in localStorage "theme"', async () => {
-    const dark = sessions.track(await browser.newContext({ colorScheme: 'dark' }));
+    const dark = web.sessions.track(await web.browser.newContext({ colorScheme: 'dark' }));
     const darkPage = await dark.newPage();
-    await darkPage.goto(lab.baseUrl);
+    await darkPage.goto(web.lab.baseUrl);
     expect(await darkPage.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
 
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
     const stored = () => page.evaluate(() => localStorage.getItem('theme'));
     expect(await theme()).toBe('light');
@@ -546,8 +541,8 @@ describe('screenshots (1280 px and 375 px)', () => {
     ['mobile', MOBILE],
   ] as const)('manager dashboard, settings drawer and doctor portal (%s)', async (name, viewport) => {
     const [manager, doctor] = await Promise.all([
-      sessions.signedIn('admin', viewport),
-      sessions.signedIn('dr.lee', viewport),
+      web.sessions.signedIn('admin', viewport),
+      web.sessions.signedIn('dr.lee', viewport),
     ]);
     await eventually(async () => expect(await tileValues(manager.page)).toEqual(SEED.tiles));
     await manager.page.screenshot({ path: `${SHOTS}/manager-${name}.png`, fullPage: true });
@@ -558,7 +553,7 @@ describe('screenshots (1280 px and 375 px)', () => {
       await openSettings(manager.page);
     }
     await manager.page.locator('.user-list').getByText('dr.patel').waitFor();
-    await manager.page.waitForTimeout(400); // the drawer's slide-in
+    await animationsSettled(manager.page);
     await manager.page.screenshot({ path: `${SHOTS}/settings-${name}.png` });
     await manager.page
       .getByRole('dialog', { name: 'Settings' })

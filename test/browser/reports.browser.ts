@@ -1,27 +1,20 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { caseStreamId, type Actor, type CaseCommand } from '@alignerflow/domain';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { CaseCommandService } from '../../backend/src/cases/case-command.service';
 import { EventStore } from '../../backend/src/event-store/event-store';
 import { ProjectionRebuilder } from '../../backend/src/rebuild/projection-rebuilder';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
-import { Sessions, snapshotBuiltSpa } from './support/portal';
+import { useBrowserApp } from './support/browser-app';
 
 /**
  * The Reports screen (issue 16) in Debian's Chromium against the real backend: a lab's last
  * weeks of completed cases, back-dated through the command path as the demo seed is, charts
  * drawn at 1280 and 375 px, and the CSV links downloading what the API serves.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const SHOTS = process.env.SCREENSHOT_DIR ?? '/tmp/alignerflow-shots';
+mkdirSync(SHOTS, { recursive: true });
 const MOBILE = { width: 375, height: 740, isMobile: true };
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -37,7 +30,7 @@ const CASES = 12;
 
 /** Twelve cases completed over the last seven weeks, some late, through the real command path. */
 async function seedCompletedCases(): Promise<void> {
-  const commands = lab.app.get(CaseCommandService);
+  const commands = web.lab.app.get(CaseCommandService);
   for (let n = 0; n < CASES; n++) {
     const id = `CA-2026-${8000 + n}`;
     const doctor = DOCTORS[n % 2];
@@ -80,7 +73,7 @@ async function seedCompletedCases(): Promise<void> {
     await step(24 + 6 * (n % 4), ADMIN, { type: 'AdvanceStage' });
   }
   // Remakes ordered of three of them (a reorder's CaseCreated carries its origin), then a rebuild.
-  const store = lab.app.get(EventStore);
+  const store = web.lab.app.get(EventStore);
   const [created] = await store.readStream(caseStreamId('CA-2026-8000'));
   const reasons = ['broken', 'poor_fit', 'broken'];
   await store.appendStreams(
@@ -101,24 +94,14 @@ async function seedCompletedCases(): Promise<void> {
       recordedAt: new Date(Date.now() - (10 - index) * DAY).toISOString(),
     })),
   );
-  await new ProjectionRebuilder(lab.app.get(DataSource), store).run();
+  await new ProjectionRebuilder(web.lab.app.get(DataSource), store).run();
 }
 
 beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-  mkdirSync(SHOTS, { recursive: true });
   await seedCompletedCases();
 });
 
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 const CHARTS = ['weeks', 'stages', 'remakes', 'doctors', 'clinics'];
 
@@ -139,7 +122,7 @@ async function tile(page: Page, title: string): Promise<string> {
 
 describe('Reports screen', () => {
   it('at 1280 px: figures, five charts, and CSV downloads the API serves', async () => {
-    const { page } = await sessions.signedIn('admin');
+    const { page } = await web.sessions.signedIn('admin');
     await page
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('button', { name: 'Reports' })
@@ -175,7 +158,7 @@ describe('Reports screen', () => {
   });
 
   it('at 375 px: reached from the bottom navigation, charts readable, nothing wider than the screen', async () => {
-    const { page } = await sessions.signedIn('admin', MOBILE);
+    const { page } = await web.sessions.signedIn('admin', MOBILE);
     await page
       .getByRole('navigation', { name: 'Mobile navigation' })
       .getByRole('button', { name: 'Reports' })
@@ -199,7 +182,7 @@ describe('Reports screen', () => {
   });
 
   it('is not offered to other staff', async () => {
-    const { page } = await sessions.signedIn('tech', MOBILE);
+    const { page } = await web.sessions.signedIn('tech', MOBILE);
     await page.getByRole('navigation', { name: 'Mobile navigation' }).waitFor();
     expect(await page.getByRole('button', { name: 'Reports' }).count()).toBe(0);
   });

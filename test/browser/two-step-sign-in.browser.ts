@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { generate } from 'otplib';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { sql } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
+import { animationsSettled } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { screenshotDir } from './support/journey';
 import { localhostForwarder } from './support/localhost';
-import { Sessions, answerNextDialog, snapshotBuiltSpa, toast } from './support/portal';
+import { answerNextDialog, toast } from './support/portal';
 
 /**
  * Two-step sign-in in the built app, in Debian's Chromium against the real backend: an
@@ -14,37 +15,29 @@ import { Sessions, answerNextDialog, snapshotBuiltSpa, toast } from './support/p
  * virtual authenticator, the enrolment screen of a role that must have a second factor, the
  * re-authentication dialog of a step-up call, and the signed-in devices.
  */
-let lab: TestApp;
-let strictLab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
+let strictLab: TestApp | undefined;
 let localhost: Awaited<ReturnType<typeof localhostForwarder>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => localhost!.url,
-);
+const web = useBrowserApp({
+  // Passkeys belong to PUBLIC_URL's host name: the page is opened there.
+  start: async (spaDir) => {
+    localhost = await localhostForwarder();
+    const [lab, strict] = await Promise.all([
+      startTestApp({ PUBLIC_URL: localhost.url }, { spaDir }),
+      startTestApp({ MFA_REQUIRED_ROLES: 'Manager' }, { spaDir }),
+    ]);
+    strictLab = strict;
+    localhost.forwardTo(Number(new URL(lab.baseUrl).port));
+    return lab;
+  },
+  pageUrl: () => localhost!.url,
+});
 const SHOTS = screenshotDir();
 const TOTP_PERIOD_S = 30;
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  localhost = await localhostForwarder();
-  // Passkeys belong to PUBLIC_URL's host name: the page is opened there.
-  [lab, strictLab, browser] = await Promise.all([
-    startTestApp({ PUBLIC_URL: localhost.url }, { spaDir: spa.dir }),
-    startTestApp({ MFA_REQUIRED_ROLES: 'Manager' }, { spaDir: spa.dir }),
-    launchBrowser(),
-  ]);
-  localhost.forwardTo(Number(new URL(lab.baseUrl).port));
-});
-
-afterEach(() => sessions.closeAll());
+afterEach(() => web.sessions.closeAll());
 
 afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await Promise.all([lab?.close(), strictLab?.close(), localhost?.close()]);
-  spa?.remove();
+  await Promise.all([strictLab?.close(), localhost?.close()]);
 });
 
 /** The page at 1280 px, then at 375 px (the same state), then back. */
@@ -54,7 +47,7 @@ async function shootBoth(page: Page, name: string, part?: Locator): Promise<void
     [375, 800],
   ]) {
     await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300); // the layout's transitions
+    await animationsSettled(page);
     if (part) await part.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
     else await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
   }
@@ -79,7 +72,7 @@ async function openSettings(page: Page, section: string): Promise<Locator> {
     .click();
   const drawer = page.getByRole('dialog', { name: 'Settings' });
   await drawer.getByRole('button', { name: section, exact: true }).click();
-  await page.waitForTimeout(400); // the drawer's slide-in
+  await animationsSettled(page);
   return drawer;
 }
 
@@ -125,7 +118,7 @@ async function enrolAuthenticator(page: Page, card: Locator, shots?: string) {
 
 describe('two-step sign-in', () => {
   it('enrols an authenticator, then signs in with the password and a code', async () => {
-    const { page } = await sessions.open();
+    const { page } = await web.sessions.open();
     await fillPassword(page, localhost!.url, 'designer');
     await signedIn(page);
     const drawer = await openSettings(page, 'My Account');
@@ -163,7 +156,7 @@ describe('two-step sign-in', () => {
   });
 
   it('registers a passkey, then signs in with it alone', async () => {
-    const { context, page } = await sessions.open();
+    const { context, page } = await web.sessions.open();
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -202,8 +195,8 @@ describe('two-step sign-in', () => {
   });
 
   it('sends a Manager without a second factor to the enrolment screen until one is active', async () => {
-    const { page } = await sessions.open();
-    await fillPassword(page, strictLab.baseUrl, 'admin');
+    const { page } = await web.sessions.open();
+    await fillPassword(page, strictLab!.baseUrl, 'admin');
     await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
     expect(await page.getByText('Logged in as:').count()).toBe(0);
     expect(await whoAmI(page)).toMatchObject({ status: 403, error: 'Set up two-step sign-in first.' });
@@ -222,11 +215,11 @@ describe('two-step sign-in', () => {
   });
 
   it('asks to confirm it is you before a backup, then downloads it', async () => {
-    const { page } = await sessions.open();
+    const { page } = await web.sessions.open();
     await fillPassword(page, localhost!.url, 'admin');
     await signedIn(page);
     // The sign-in proved the user just now: make that proof older than the step-up window.
-    await sql(lab.databaseUrl, `UPDATE sessions SET proved_at = now() - interval '11 minutes'`);
+    await sql(web.lab.databaseUrl, `UPDATE sessions SET proved_at = now() - interval '11 minutes'`);
 
     const drawer = await openSettings(page, 'Backup & Restore');
     const exportButton = drawer.getByRole('button', { name: 'Export Backup (.json)' });
@@ -258,9 +251,9 @@ describe('two-step sign-in', () => {
   });
 
   it('lists the signed-in devices and signs another one out', async () => {
-    const other = await lab.login('rep');
+    const other = await web.lab.login('rep');
     expect((await other.get('/auth/me')).status).toBe(200);
-    const { page } = await sessions.open();
+    const { page } = await web.sessions.open();
     await fillPassword(page, localhost!.url, 'rep');
     await signedIn(page);
     const drawer = await openSettings(page, 'My Account');

@@ -8,32 +8,25 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Case, CaseStatus } from '@alignerflow/domain';
 import { byUsername, caseAt as roadCaseAt } from '../support/case-road';
 import type { ApiClient } from '../support/http';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser, newPage, signIn } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { screenshotDir, until, waitForCount } from './support/journey';
 import { readPdf } from './support/pdf';
-import { snapshotBuiltSpa } from './support/portal';
 
 jest.setTimeout(180_000);
 
 const MOBILE = { width: 375, height: 740, isMobile: true };
 const SHOTS = screenshotDir();
 
-let app: TestApp;
-let browser: Browser;
-let spa: { dir: string; remove: () => void };
-const contexts: BrowserContext[] = [];
+const web = useBrowserApp();
 let admin: ApiClient;
 let drLee: ApiClient;
 
 async function pageFor(username: string, size: { width?: number; height?: number; isMobile?: boolean }) {
-  const { context, page } = await newPage(browser, size);
-  contexts.push(context);
-  await signIn(page, app.baseUrl, username);
+  const { page } = await web.sessions.signedIn(username, size);
   return page;
 }
 
@@ -55,18 +48,8 @@ const queueIds = (page: Page) =>
   page.locator('.queue-card').evaluateAll((cards) => cards.map((item) => item.getAttribute('data-case-id')));
 
 beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  app = await startTestApp({}, { spaDir: spa.dir });
-  admin = await app.login('admin');
-  drLee = await app.login('dr.lee');
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => undefined);
-  await browser?.close();
-  await app?.close();
-  spa?.remove();
+  admin = await web.lab.login('admin');
+  drLee = await web.lab.login('dr.lee');
 });
 
 describe('My Queue at 375 px', () => {

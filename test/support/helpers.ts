@@ -38,7 +38,32 @@ export async function eventually(
   }
 }
 
+/**
+ * @deprecated Waits for time, which a loaded machine makes too short or needlessly long: wait for
+ * the state instead (`eventually`, `eventsCommitSafe`, a stream's `until`). Kept so that tests
+ * written against it still compile.
+ */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until every event of the database is readable in commit-safe order (the log's readers:
+ * the export, the live stream, the dispatcher), i.e. no event belongs to a transaction as young
+ * as one still running anywhere on the server. Another session's transaction on a shared server
+ * holds readers back until it ends.
+ */
+export async function eventsCommitSafe(url: string, timeoutMs = 60_000): Promise<void> {
+  await eventually(
+    async () =>
+      (
+        await sql<{ n: number }>(
+          url,
+          'SELECT count(*)::int AS n FROM events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())',
+        )
+      )[0].n === 0,
+    timeoutMs,
+    'every event commit-safe',
+  );
+}
 
 /** Deletes a test's queue keys (`prefix:*`) from a Redis; one that is gone already has nothing to clear. */
 export async function clearQueuePrefix(url: string, prefix: string): Promise<void> {
@@ -53,4 +78,24 @@ export async function clearQueuePrefix(url: string, prefix: string): Promise<voi
   } finally {
     redis.disconnect();
   }
+}
+
+/**
+ * Waits until the notifications have caught up: the dispatcher has gone past every event and no
+ * job waits to run (again). A push or an email not received by then will not come.
+ */
+export async function notificationsSettled(url: string, timeoutMs = 60_000): Promise<void> {
+  await eventually(
+    async () => {
+      const [{ queued, behind }] = await sql<{ queued: number; behind: boolean }>(
+        url,
+        `SELECT (SELECT count(*)::int FROM notification_deliveries WHERE status = 'queued') AS queued,
+                coalesce((SELECT global_position FROM projection_checkpoints WHERE name = 'notifications')
+                           < (SELECT max(global_position) FROM events), true) AS behind`,
+      );
+      return queued === 0 && !behind;
+    },
+    timeoutMs,
+    'the notifications to catch up',
+  );
 }

@@ -47,6 +47,10 @@ interface Device {
 interface HeldRequest {
   response: ServerResponse;
   accept: () => void;
+  /** The sender's end of the connection. */
+  clientPort: number;
+  /** The sender went away (its connection closed) while the request was held. */
+  gone: () => boolean;
 }
 
 /**
@@ -122,6 +126,10 @@ export class PushService {
     return this.origin;
   }
 
+  get port(): number {
+    return Number(new URL(this.origin).port);
+  }
+
   /** Its `host:port`, as PUSH_ALLOWED_HOSTS lists it. */
   get host(): string {
     return new URL(this.origin).host;
@@ -168,6 +176,11 @@ export class PushService {
 
   get heldCount(): number {
     return this.held.length;
+  }
+
+  /** Held requests that came over connections from these client ports and are still open. */
+  heldOpenFrom(clientPorts: ReadonlySet<number>): number {
+    return this.held.filter((request) => clientPorts.has(request.clientPort) && !request.gone()).length;
   }
 
   release(): void {
@@ -222,8 +235,9 @@ export class PushService {
         const { status, message } = error as { status?: number; message: string };
         return answer(status ?? 400, message);
       }
+      const gone = () => response.destroyed || request.socket.destroyed;
       const accept = () => {
-        if (response.destroyed || request.socket.destroyed) {
+        if (gone()) {
           this.dropped++;
           return;
         }
@@ -232,7 +246,8 @@ export class PushService {
           .writeHead(201, { location: `${this.origin}/message/${randomBytes(6).toString('hex')}` })
           .end();
       };
-      if (this.holding) this.held.push({ response, accept });
+      if (this.holding)
+        this.held.push({ response, accept, clientPort: request.socket.remotePort ?? 0, gone });
       else accept();
     });
   }

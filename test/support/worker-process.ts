@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -66,4 +67,37 @@ export async function startWorkerProcess(
       }
     },
   };
+}
+
+/** Whether the process is stopped (SIGSTOP): its state in /proc/<pid>/stat is `T`. */
+export function isStopped(pid: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+}
+
+/**
+ * The local ports of the process's TCP connections to `remotePort` on this machine (Linux: its
+ * socket descriptors in /proc/<pid>/fd, looked up in /proc/net/tcp and tcp6).
+ */
+export function localPortsTo(pid: number, remotePort: number): Set<number> {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {
+      // Closed since the listing.
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || !inodes.has(fields[9])) continue;
+      const port = (address: string) => parseInt(address.slice(address.lastIndexOf(':') + 1), 16);
+      if (port(fields[2]) === remotePort) ports.add(port(fields[1]));
+    }
+  }
+  return ports;
 }

@@ -46,3 +46,23 @@ export async function signIn(
   await page.getByRole('button', { name: 'Login' }).click();
   await page.getByText('Logged in as:').first().waitFor({ state: 'attached' });
 }
+
+/**
+ * Waits until every finite CSS transition and animation on the page has run to its end (a
+ * drawer's slide-in, a switch's slide): a screenshot then shows where they end. Endless ones (a
+ * spinner) are left out.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const finite = () =>
+      document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity,
+        );
+    // One that ends may start another (a chained transition): look again until none runs.
+    for (let running = finite(); running.length; running = finite())
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+  });
+}

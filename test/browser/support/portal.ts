@@ -70,8 +70,12 @@ function missingFiles(dir: string): string[] {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Retries an assertion until it passes (the UI settles asynchronously), then rethrows its last failure. */
-export async function eventually(assertion: () => unknown, timeoutMs = 5000): Promise<void> {
+/**
+ * Retries an assertion until it passes (the UI settles asynchronously), then rethrows its last
+ * failure. The default bound is Playwright's order of magnitude, not a timing: a loaded machine
+ * settles late.
+ */
+export async function eventually(assertion: () => unknown, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -91,17 +91,33 @@ describe('BackupRestore', () => {
       users: [{ username: 'admin', role: 'Manager', password: 'secret-passphrase-9' }],
       cases: [],
     };
+    // The reload after the restore is held: what the message shows beside must not wait for it.
+    let reload!: () => void;
+    const reloaded = new Promise<void>((resolve) => (reload = resolve));
     const server = setup({
       'POST /restore': { body: { users: 1, cases: 0 } },
-      'GET /cases': { body: [] },
+      'GET /cases': async () => {
+        await reloaded;
+        return { body: [] };
+      },
       'GET /users': { body: [] },
       'GET /dashboard': { body: {} },
     });
-    chooseFile(JSON.stringify(backup));
+    const input = chooseFile(JSON.stringify(backup));
+    // jsdom cannot show a chosen file in `value`: the emptying itself is what is watched.
+    let emptied = false;
+    Object.defineProperty(input, 'value', {
+      configurable: true,
+      get: () => '',
+      set: (value: string) => (emptied ||= value === ''),
+    });
     fireEvent.click(importButton());
     expect(await screen.findByText('Restore Complete')).toBeTruthy();
     expect(screen.getByText('System data has been restored from backup.')).toBeTruthy();
+    expect(emptied).toBe(true);
     expect(server.calls('POST', '/restore')[0].body).toEqual(backup);
+    reload();
+    await vi.waitFor(() => expect(server.calls('GET', '/cases')).toHaveLength(1));
   });
 
   it("names an invalid entry before anything is sent, by the server's own check", async () => {
