@@ -6,7 +6,7 @@ import { AtRiskScanner } from '../backend/src/notifications/at-risk/at-risk-scan
 import { billingSettled, invoicesOf } from './support/billing';
 import { byUsername, caseAt } from './support/case-road';
 import { FcmStub } from './support/fcm-stub';
-import { eventually, sleep, withEnv } from './support/helpers';
+import { eventually, notificationsSettled, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
 import { SmtpSink } from './support/smtp-sink';
@@ -123,7 +123,8 @@ describe('overdue invoice reminders by push', () => {
       20_000,
       'the reminder by FCM and email',
     );
-    await sleep(1000); // time for any second delivery to arrive
+    // Once the dispatcher has passed every event and nothing is queued, no second delivery can come.
+    await notificationsSettled(lab.databaseUrl);
     expect(pushes(leePhone)).toHaveLength(1);
     expect(fcmMessages()).toHaveLength(1);
     expect(mails()).toHaveLength(1);

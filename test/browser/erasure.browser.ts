@@ -1,42 +1,22 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { caseAt } from '../support/case-road';
 import { sql } from '../support/helpers';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { launchBrowser } from './support/browser';
+import { useBrowserApp } from './support/browser-app';
 import { goHome, screenshotDir, showLabDashboard } from './support/journey';
-import { Sessions, snapshotBuiltSpa } from './support/portal';
 
 /**
  * api.md "Patient data" in the built app: a Manager erases a completed case from its screen,
  * giving a reason and confirming it is them (step-up); the case then shows "Erased patient".
  * Screenshots at 1280 and 375 px.
  */
-let lab: TestApp;
-let browser: Browser;
-let spa: Awaited<ReturnType<typeof snapshotBuiltSpa>> | undefined;
-const sessions = new Sessions(
-  () => browser,
-  () => lab.baseUrl,
-);
+const web = useBrowserApp();
 const VIEWPORTS = [
   ['desktop', { width: 1280, height: 800 }],
   ['phone', { width: 375, height: 740, isMobile: true }],
 ] as const;
 
-beforeAll(async () => {
-  spa = await snapshotBuiltSpa();
-  [lab, browser] = await Promise.all([startTestApp({}, { spaDir: spa.dir }), launchBrowser()]);
-});
-
-afterEach(() => sessions.closeAll());
-
-afterAll(async () => {
-  await sessions.closeAll();
-  await browser?.close();
-  await lab?.close();
-  spa?.remove();
-});
+afterEach(() => web.sessions.closeAll());
 
 const shoot = (page: Page, name: string, width: number) =>
   page.screenshot({ path: join(screenshotDir(), `erasure-${name}-${width}.png`) });
@@ -47,14 +27,16 @@ describe('erasing a case', () => {
     async (_, size) => {
       const patient = `Erasable Patient ${size.width}`;
       const clients = Object.fromEntries(
-        await Promise.all(['admin', 'dr.lee'].map(async (name) => [name, await lab.login(name)] as const)),
+        await Promise.all(
+          ['admin', 'dr.lee'].map(async (name) => [name, await web.lab.login(name)] as const),
+        ),
       );
       const { id } = await caseAt(clients, 'Completed', { patientName: patient });
       expect(
         (await clients.admin.post(`/cases/${id}/notes`, { text: 'Mentions the patient by name' })).status,
       ).toBe(201);
 
-      const { page } = await sessions.signedIn('admin', size);
+      const { page } = await web.sessions.signedIn('admin', size);
       await goHome(page);
       await showLabDashboard(page);
       await page.getByPlaceholder('Search cases...').fill(patient);
@@ -62,7 +44,7 @@ describe('erasing a case', () => {
       await page.locator('main').getByText(patient, { exact: true }).first().click();
       await page.getByRole('heading', { level: 1, name: patient, exact: true }).waitFor();
       // The sign-in proved the user just now: make that proof older than the step-up window.
-      await sql(lab.databaseUrl, `UPDATE sessions SET proved_at = now() - interval '11 minutes'`);
+      await sql(web.lab.databaseUrl, `UPDATE sessions SET proved_at = now() - interval '11 minutes'`);
 
       await page.getByRole('button', { name: 'Erase patient data' }).click();
       const ask = page.getByRole('dialog', { name: `Erase the patient data of ${id}?` });
@@ -81,7 +63,7 @@ describe('erasing a case', () => {
       await shoot(page, 'done', size.width);
 
       const [{ patient_name: stored }] = await sql(
-        lab.databaseUrl,
+        web.lab.databaseUrl,
         `SELECT data->>'patientName' AS patient_name FROM case_view WHERE id = $1`,
         [id],
       );
@@ -95,7 +77,7 @@ describe('erasing a case', () => {
   it.each(VIEWPORTS)(
     'shows the retention setting under Settings › Backup & Restore (%s)',
     async (_, size) => {
-      const { page } = await sessions.signedIn('admin', size);
+      const { page } = await web.sessions.signedIn('admin', size);
       await page
         .getByRole('button', { name: size.width < 600 ? 'Open settings panel' : 'Settings', exact: true })
         .click();
@@ -108,7 +90,7 @@ describe('erasing a case', () => {
         .getByRole('button', { name: 'Save' })
         .click();
       await page.getByText('Retention saved.').first().waitFor();
-      expect((await (await lab.login('admin')).get('/settings/retention')).body).toEqual({
+      expect((await (await web.lab.login('admin')).get('/settings/retention')).body).toEqual({
         eraseAfterYears: 10,
       });
       await field.scrollIntoViewIfNeeded();
