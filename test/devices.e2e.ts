@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localDay, STATEMENT_TEXTS, type Case } from '@alignerflow/domain';
-import { byUsername, caseAt } from './support/case-road';
+import { byUsername, caseAt, walkCase } from './support/case-road';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -214,6 +214,29 @@ describe('devices: the demo lab, the device record and the statement', () => {
       } finally {
         await admin.put('/materials/settings', { conformityText: '' });
       }
+    });
+
+    it('keeps the device record through an erasure, the patient given by the case id only', async () => {
+      const completed = await walkCase(road, shipped.id, 'Completed', shipped.status);
+      const before = (await admin.get(`/cases/${shipped.id}/device-record`)).body;
+      expect(before.patientCode).toBe(`${shipped.id} (L.O.)`);
+      expect((await admin.post(`/cases/${completed.id}/erase`, { reason: 'patient request' })).status).toBe(
+        200,
+      );
+
+      const after = await admin.get(`/cases/${shipped.id}/device-record`);
+      expect(after.status).toBe(200);
+      expect(after.body).toEqual({ ...before, patientCode: shipped.id });
+      expect(JSON.stringify(after.body)).not.toMatch(/Lena|L\.O\./);
+      const response = await fetch(`${lab.apiUrl}/cases/${shipped.id}/statement.pdf`, {
+        headers: { authorization: `Bearer ${admin.token}` },
+      });
+      expect(response.status).toBe(200);
+      const file = join(workDir, 'statement-erased.pdf');
+      writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+      const text = execFileSync('pdftotext', [file, '-']).toString().replace(/\s+/g, ' ');
+      expect(text).toContain(STATEMENT_TEXTS.patientLine(shipped.id));
+      expect(text).not.toContain('L.O.');
     });
   });
 });

@@ -59,16 +59,24 @@ function requestOf(id: string, command: CaseCommand): { path: string; body?: obj
 }
 
 /**
- * Sends the road's steps from Pending Approval to `status` for case `id`, each by the client of
- * the user the step names; a step answered with anything but 200 fails, naming the step.
- * Answers the case as the last step left it (as the manager reads it when there is no step).
+ * Sends the road's steps from Pending Approval (or from `from`, where the case already is) to
+ * `status` for case `id`, each by the client of the user the step names; a step answered with
+ * anything but 200 fails, naming the step. Answers the case as the last step left it (as the
+ * manager reads it when there is no step).
  */
-export async function walkCase(clients: RoadClients, id: string, status: CaseStatus): Promise<Case> {
+export async function walkCase(
+  clients: RoadClients,
+  id: string,
+  status: CaseStatus,
+  from: CaseStatus = 'Pending Approval',
+): Promise<Case> {
   if (status === 'Scan Received')
     throw new Error('Scan Received is off the road: only an import brings a case there');
   const steps = roadSteps(status);
+  const done = roadSteps(from).length;
   let last: Case | undefined;
   for (const [index, { by, command }] of steps.entries()) {
+    if (index < done) continue;
     const { path, body } = requestOf(id, command);
     const answer = await clientFor(clients, by.username).post<Case>(path, body);
     if (answer.status !== 200) {

@@ -49,7 +49,7 @@ export function DevicePanel({
     <section className="panel mt-device" aria-labelledby={titleId}>
       <h2 id={titleId}>{T.device}</h2>
       <p className="mt-device__code">
-        {T.patientCode}: <span className="mono">{patientCode(item.id, item.patientName)}</span>
+        {T.patientCode}: <span className="mono">{patientCode(item)}</span>
       </p>
 
       <h3 className="mt-device__heading">{T.shipments}</h3>

@@ -19,11 +19,11 @@ export interface DeviceRecord {
 
 /**
  * The one derivation of the patient's code on a device record and statement: the case id with
- * the patient's initials. A case whose patient name was erased (empty) keeps the id alone.
+ * the patient's initials; an erased case (or one without a name) keeps the id alone.
  */
-export function patientCode(caseId: string, patientName: string | null | undefined): string {
-  const initials = patientName ? patientInitials(patientName) : '';
-  return initials && initials !== 'patient' ? `${caseId} (${initials})` : caseId;
+export function patientCode(item: Pick<Case, 'id' | 'patientName' | 'erasedAt'>): string {
+  const initials = item.patientName && !item.erasedAt ? patientInitials(item.patientName) : '';
+  return initials && initials !== 'patient' ? `${item.id} (${initials})` : item.id;
 }
 
 /** Passed Quality Check: the case is past it in the workflow (the statement may be issued). */
@@ -48,7 +48,7 @@ export function deviceRecord(item: Case, settings: MaterialSettings): DeviceReco
   const qc = [...stages].reverse().find((stage) => stage.status === STATUS_LABELS.QualityCheck);
   return {
     caseId: item.id,
-    patientCode: patientCode(item.id, item.patientName),
+    patientCode: patientCode(item),
     prescriber: { name: item.doctorName, clinic: item.clinicName },
     manufacturer: { name: settings.manufacturerName, address: settings.manufacturerAddress },
     device: {

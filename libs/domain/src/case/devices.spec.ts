@@ -180,8 +180,11 @@ describe('received', () => {
 
 describe('the device record', () => {
   it('names the patient by the case id and initials only', () => {
-    expect(patientCode('CA-2025-123', 'Jane van Doe')).toBe('CA-2025-123 (J.v.D.)');
-    expect(patientCode('CA-2025-123', '')).toBe('CA-2025-123');
+    expect(patientCode({ id: 'CA-2025-123', patientName: 'Jane van Doe' })).toBe('CA-2025-123 (J.v.D.)');
+    expect(patientCode({ id: 'CA-2025-123', patientName: '' })).toBe('CA-2025-123');
+    expect(
+      patientCode({ id: 'CA-2025-123', patientName: 'Erased patient', erasedAt: '2026-01-01T00:00:00Z' }),
+    ).toBe('CA-2025-123');
   });
 
   it('holds prescriber, manufacturer, device, stages, quality check and shipments', () => {
