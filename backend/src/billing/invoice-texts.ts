@@ -39,6 +39,7 @@ const CLOSE = Buffer.from(']');
 /** More changes than this at once (a first read, a rebuild): sort everything rather than insert each. */
 const RESORT_OVER = 64;
 const MAX_SCOPES = 64;
+const MAX_NOTES = 32;
 
 /** Newest first, then the higher number: the order of invoice_view_issued. */
 function before(a: string, b: string): boolean {
@@ -130,7 +131,10 @@ export class InvoiceTexts {
     );
     this.apply(rows);
     // The notes whose transactions have all ended by this snapshot: it saw every position up to them.
-    this.notes.push(note);
+    // A transaction left open for long keeps every note pending: the older ones settle first,
+    // so past the cap the newest replaces the last rather than piling up.
+    if (this.notes.length >= MAX_NOTES) this.notes[this.notes.length - 1] = note;
+    else this.notes.push(note);
     const passed = BigInt(xmin);
     for (const { drawn, bound } of this.notes)
       if (bound <= passed && BigInt(drawn) > BigInt(this.settled)) this.settled = drawn;
