@@ -51,12 +51,12 @@ describe('the invoice list read by change position', () => {
     await slow.query(INSERT, row('INV-2031-00001', '2031-01-02T10:00:00.000Z', 'dr.a', 'open'));
     const [{ slowAt }] = (
       await slow.query(
-        `SELECT changed_at_position::text AS "slowAt" FROM invoice_view WHERE number = 'INV-2031-00001'`,
+        `SELECT changed_at_position::text AS "slowAt" FROM invoice_view_changes WHERE number = 'INV-2031-00001'`,
       )
     ).rows;
     await quick.query(INSERT, row('INV-2031-00002', '2031-01-01T10:00:00.000Z', 'dr.b', 'paid'));
     const [{ quickAt }] = await dataSource.query(
-      `SELECT changed_at_position::text AS "quickAt" FROM invoice_view WHERE number = 'INV-2031-00002'`,
+      `SELECT changed_at_position::text AS "quickAt" FROM invoice_view_changes WHERE number = 'INV-2031-00002'`,
     );
     expect(BigInt(quickAt)).toBeGreaterThan(BigInt(slowAt));
 

@@ -50,8 +50,8 @@ function before(a: string, b: string): boolean {
  * GET /invoices answers every invoice of the lab as it is stored: megabytes whose rows change a
  * few at a time. This process keeps every invoice_view row (its text, and the columns a filter
  * reads) in the list's order, and each read first asks the database what changed since the
- * position it last saw (migration 044: every write of a row draws a change position from one
- * sequence, a removed row leaves a position in invoice_view_removed), both through an index. No
+ * position it last saw (migration 044: every write of a row, a removal included, gives its number
+ * a new change position from one sequence in invoice_view_changes), through an index. No
  * change: the list built last time is answered as it is, the same bytes. Every read still goes to
  * the database, so a change written by another API process is seen once it is committed.
  *
@@ -120,13 +120,11 @@ export class InvoiceTexts {
     );
     const since = this.settled;
     const rows: ChangedRow[] = await runner.query(
-      `SELECT number, changed_at_position::text AS position,
-              to_char(issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS issued,
-              doctor_key, status, case_id, doc
-         FROM invoice_view WHERE changed_at_position > $1
-       UNION ALL
-       SELECT number, changed_at_position::text, NULL, NULL, NULL, NULL, NULL
-         FROM invoice_view_removed WHERE changed_at_position > $1`,
+      `SELECT c.number, c.changed_at_position::text AS position,
+              to_char(v.issued_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS issued,
+              v.doctor_key, v.status, v.case_id, v.doc
+         FROM invoice_view_changes c LEFT JOIN invoice_view v ON v.number = c.number
+        WHERE c.changed_at_position > $1`,
       [since],
     );
     this.apply(rows);
@@ -142,7 +140,7 @@ export class InvoiceTexts {
   }
 
   private apply(rows: ChangedRow[]): void {
-    // A number both removed and present (deleted, then written again) is present: this snapshot has it.
+    // A number without a row in this snapshot was removed.
     const present = new Map<string, ChangedRow>();
     const removed = new Set<string>();
     for (const row of rows) {
