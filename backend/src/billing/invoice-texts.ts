@@ -141,16 +141,12 @@ export class InvoiceTexts {
 
   private apply(rows: ChangedRow[]): void {
     // A number without a row in this snapshot was removed.
-    const present = new Map<string, ChangedRow>();
-    const removed = new Set<string>();
-    for (const row of rows) {
-      if (row.doc !== null) present.set(row.number, row);
-      else removed.add(row.number);
-    }
+    const present = rows.filter((row) => row.doc !== null);
+    const removed = rows.filter((row) => row.doc === null).map((row) => row.number);
     const moved = new Set<string>();
     const added: Entry[] = [];
-    for (const number of removed) if (!present.has(number) && this.entries.delete(number)) moved.add(number);
-    for (const row of present.values()) {
+    for (const number of removed) if (this.entries.delete(number)) moved.add(number);
+    for (const row of present) {
       const old = this.entries.get(row.number);
       if (old?.position === row.position) continue; // read again before its note settled
       const entry: Entry = {
@@ -174,8 +170,7 @@ export class InvoiceTexts {
       this.ordered = kept.sort((a, b) => (before(a.order, b.order) ? -1 : a.order === b.order ? 0 : 1));
       return;
     }
-    if (kept === this.ordered) this.ordered = [...kept];
-    else this.ordered = kept;
+    this.ordered = kept;
     for (const entry of added) {
       let low = 0;
       let high = this.ordered.length;
