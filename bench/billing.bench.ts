@@ -190,8 +190,8 @@ describe('billing benchmark', () => {
     const open = await time('/invoices?status=open&doctor=dr.lee');
 
     // Where the time of a read after a change goes, untimed: the same calls again under the CPU
-    // profiler, and PostgreSQL's own time for the list's query of numbers and row stamps
-    // (billing/invoice-texts.ts).
+    // profiler, and PostgreSQL's own time for the query of the rows changed since a position
+    // (billing/invoice-texts.ts) and for the previous pass's query of every row's stamp.
     const { profile } = await profileThisProcess(() => time('/invoices', pay, 20));
     const explain = async (query: string) => {
       const samples: number[] = [];
