@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { InvoiceTexts } from '../backend/src/billing/invoice-texts';
@@ -30,6 +32,93 @@ const CALLS = 40;
 function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   return { median: +percentile(sorted, 50).toFixed(1), p95: +percentile(sorted, 95).toFixed(1) };
+}
+
+/**
+ * The list as the previous pass built it, for comparison in the same run: every row's stamp
+ * (xmin and version) in the list's order, the texts of the stamps not seen yet, all joined.
+ */
+function stampedTexts(dataSource: DataSource): () => Promise<Buffer> {
+  const texts = new Map<string, Buffer>();
+  const keyOf = new Map<string, string>();
+  const stamp = `xmin::text || '.' || version`;
+  return async () => {
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const [{ keys }]: { keys: string | null }[] = await runner.query(
+        `SELECT string_agg(${stamp} || ' ' || number, E'\\n' ORDER BY issued_at DESC, number DESC) AS keys FROM invoice_view`,
+      );
+      const listed = keys ? keys.split('\n') : [];
+      const stale = listed.filter((key) => !texts.has(key)).map((key) => key.slice(key.indexOf(' ') + 1));
+      if (stale.length) {
+        const fresh: { key: string; number: string; doc: string }[] = await runner.query(
+          `SELECT ${stamp} || ' ' || number AS key, number, doc FROM invoice_view WHERE number = ANY($1)`,
+          [stale],
+        );
+        for (const { key, number, doc } of fresh) {
+          texts.delete(keyOf.get(number) ?? '');
+          keyOf.set(number, key);
+          texts.set(key, Buffer.from(doc));
+        }
+      }
+      await runner.query('COMMIT');
+      const parts: Buffer[] = [Buffer.from('[')];
+      for (const key of listed) {
+        if (parts.length > 1) parts.push(Buffer.from(','));
+        parts.push(texts.get(key)!);
+      }
+      parts.push(Buffer.from(']'));
+      return Buffer.concat(parts);
+    } finally {
+      await runner.release();
+    }
+  };
+}
+
+/** The same list sent as one joined buffer and as one chunk per invoice, timed alternately. */
+async function servedBothWays(dataSource: DataSource, joined: Buffer) {
+  const rows: { doc: string }[] = await dataSource.query(
+    'SELECT doc FROM invoice_view ORDER BY issued_at DESC, number DESC',
+  );
+  const parts: Buffer[] = [Buffer.from('[')];
+  for (const { doc } of rows) {
+    if (parts.length > 1) parts.push(Buffer.from(','));
+    parts.push(Buffer.from(doc));
+  }
+  parts.push(Buffer.from(']'));
+  const join: number[] = [];
+  const server = createServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.setHeader('content-length', joined.length);
+    if (request.url === '/joined') {
+      const started = performance.now();
+      const body = Buffer.concat(parts, joined.length);
+      join.push(performance.now() - started);
+      response.end(body);
+      return;
+    }
+    response.cork();
+    for (const part of parts) response.write(part);
+    response.uncork();
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const timed = { joined: [] as number[], chunked: [] as number[] };
+  try {
+    for (let n = 0; n < 30; n++)
+      for (const way of ['joined', 'chunked'] as const) {
+        const started = performance.now();
+        const answer = await fetch(`http://127.0.0.1:${port}/${way}`);
+        expect((await answer.arrayBuffer()).byteLength).toBe(joined.length);
+        if (n >= 5) timed[way].push(performance.now() - started);
+      }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return { join: stats(join.slice(5)), joined: stats(timed.joined), chunked: stats(timed.chunked) };
 }
 
 describe('billing benchmark', () => {
@@ -101,43 +190,59 @@ describe('billing benchmark', () => {
     const open = await time('/invoices?status=open&doctor=dr.lee');
 
     // Where the time of a read after a change goes, untimed: the same calls again under the CPU
-    // profiler, and PostgreSQL's own time for the list's query of numbers and row stamps
-    // (billing/invoice-texts.ts).
+    // profiler, and PostgreSQL's own time for the query of the rows changed since a position
+    // (billing/invoice-texts.ts) and for the previous pass's query of every row's stamp.
     const { profile } = await profileThisProcess(() => time('/invoices', pay, 20));
-    const planned: number[] = [];
-    for (let n = 0; n < 10; n++) {
-      const [{ 'QUERY PLAN': plan }] = await dataSource.query(
-        `EXPLAIN (ANALYZE, FORMAT JSON) SELECT string_agg(xmin::text || '.' || version || ' ' || number, E'\\n'
+    const explain = async (query: string) => {
+      const samples: number[] = [];
+      for (let n = 0; n < 10; n++) {
+        const [{ 'QUERY PLAN': plan }] = await dataSource.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`);
+        samples.push(plan[0]['Execution Time']);
+      }
+      return stats(samples);
+    };
+    // Now: the rows above a position (here the last one written); before: every row's key.
+    const planned = {
+      now: await explain(
+        `SELECT c.number, v.doc FROM invoice_view_changes c LEFT JOIN invoice_view v ON v.number = c.number
+          WHERE c.changed_at_position > (SELECT max(changed_at_position) - 1 FROM invoice_view_changes)`,
+      ),
+      before: await explain(
+        `SELECT string_agg(xmin::text || '.' || version || ' ' || number, E'\\n'
            ORDER BY issued_at DESC, number DESC) FROM invoice_view`,
-      );
-      planned.push(plan[0]['Execution Time']);
-    }
-    // The list's build alone, in this process, right after a payment: as now (a fresh cache of
-    // texts, filled once) and as before (PostgreSQL joining every text, then its UTF-8 bytes),
-    // one after the other each time so that both see the same load.
+      ),
+    };
+    // The list's build alone, in this process, right after a payment: as now (the rows changed
+    // since the last read) and as before (every row's stamp, the changed texts, joined), one
+    // after the other each time so that both see the same load.
     const texts = new InvoiceTexts(dataSource);
-    await texts.list('', []);
+    const stamped = stampedTexts(dataSource);
+    await texts.list();
+    await stamped();
     const build = { now: [] as number[], before: [] as number[] };
     for (let n = 0; n < 25; n++) {
       await pay(n);
       let started = performance.now();
-      await texts.list('', []);
+      const built = await texts.list();
       build.now.push(performance.now() - started);
       started = performance.now();
-      const [{ json }] = await dataSource.query(
-        `SELECT '[' || coalesce(string_agg(doc, ','), '') || ']' AS json
-           FROM (SELECT doc FROM invoice_view ORDER BY issued_at DESC, number DESC) ordered`,
-      );
-      Buffer.from(json);
+      const old = await stamped();
       build.before.push(performance.now() - started);
+      expect(built.equals(old)).toBe(true);
     }
+    // What the one joined buffer costs against writing each invoice's text as its own chunk
+    // (corked, one writev): the same bytes served both ways by a bare HTTP server, alternately.
+    const sent = await servedBothWays(dataSource, await texts.list());
     process.stdout.write(
       `[bench] the full list's build after a payment, in process: now ${JSON.stringify(stats(build.now.slice(5)))} ms, ` +
-        `before (string_agg) ${JSON.stringify(stats(build.before.slice(5)))} ms\n`,
+        `before (every row's stamp) ${JSON.stringify(stats(build.before.slice(5)))} ms; ` +
+        `joining the texts: ${JSON.stringify(sent.join)} ms; sent as one buffer ${JSON.stringify(sent.joined)} ms, ` +
+        `as corked chunks ${JSON.stringify(sent.chunked)} ms\n`,
     );
     process.stdout.write(
       `[bench] GET /invoices after a change: first byte median ${changed.firstByte.median} ms, ` +
-        `p95 ${changed.firstByte.p95} ms; the list's query in PostgreSQL ${JSON.stringify(stats(planned))} ms; ` +
+        `p95 ${changed.firstByte.p95} ms; the changed rows' query in PostgreSQL ${JSON.stringify(planned.now)} ms, ` +
+        `every row's stamp (before) ${JSON.stringify(planned.before)} ms; ` +
         `CPU profile of 20 more: ${profile.places} | ${profile.functions}\n`,
     );
     expect(

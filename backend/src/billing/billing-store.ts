@@ -131,11 +131,11 @@ export class BillingStore implements OnModuleDestroy {
 
   /**
    * GET /invoices as it is sent: its ETag, and its JSON built once per change of the log from the
-   * invoices' stored texts, of which only the changed ones are read again (invoice-texts.ts).
+   * invoices' stored texts, of which only the rows changed since the last read are read again
+   * (invoice-texts.ts; the filter applies there, as whereOf does in SQL).
    */
   listVersion(filter: InvoiceFilter): Promise<ListVersion> {
-    const { where, params } = whereOf(filter);
-    return this.lists.version(JSON.stringify(filter), () => this.texts.list(where, params));
+    return this.lists.version(JSON.stringify(filter), () => this.texts.list(filter));
   }
 
   async byNumber(number: string): Promise<Invoice | undefined> {
