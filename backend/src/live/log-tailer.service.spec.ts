@@ -92,6 +92,8 @@ describe('LogTailer', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       const config = loadConfig({
         DATABASE_URL: a.databaseUrl,
+        // A's data directory: the same master key, so each reads the other's cases.
+        DATA_DIR: a.dataDir,
         DEMO_DATA: '1',
         ADMIN_PASSWORD: 'demo',
         PORT: '0',
