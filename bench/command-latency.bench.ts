@@ -101,14 +101,15 @@ const DISPATCHER_AT_END = `
     global_position = excluded.global_position, updated_at = now()`;
 
 /**
- * 99 more copies of the synthetic cases (ids CA-2000-… become CA-1901-… to CA-1999-…, the id in
- * CaseCreated too), so the log holds about 1M valid events without a second fill's id clash.
+ * About 100 more copies of the synthetic cases (ids CA-2000-… become CA-1001-…, CA-1002-… and so
+ * on, the id in CaseCreated too), so the log holds about 1M valid events without a second fill's
+ * id clash; the years start at 1001 so that no copy lands on CA-2000 itself whatever the count.
  */
 const COPY_SYNTHETIC_CASES = `
   INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, recorded_at)
-  SELECT 'case-CA-' || (1900 + k) || substr(e.stream_id, 13), e.stream_version, e.type, e.schema_version,
+  SELECT 'case-CA-' || (1000 + k) || substr(e.stream_id, 13), e.stream_version, e.type, e.schema_version,
          CASE WHEN e.type = 'CaseCreated'
-              THEN jsonb_set(e.data, '{id}', to_jsonb('CA-' || (1900 + k) || substr(e.stream_id, 13)))
+              THEN jsonb_set(e.data, '{id}', to_jsonb('CA-' || (1000 + k) || substr(e.stream_id, 13)))
               ELSE e.data END,
          e.metadata, e.recorded_at
     FROM generate_series(1, $COPIES) AS k, events e
