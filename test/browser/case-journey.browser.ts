@@ -49,6 +49,28 @@ const HOLD_TEXT = CASE_TEXTS.onHold;
 const WRONG_ROLE_TEXT = CASE_TEXTS.onlyCompletedBy(['Representative', 'Manager']);
 
 const web = useBrowserApp();
+
+/**
+ * Waits as `wait` does; when it fails, says what the page showed instead (its toasts, the
+ * scanner's text, its console) and keeps a screenshot, so a missed camera scan can be told from
+ * a refused one.
+ */
+async function explainIfMissed(page: Page, name: string, wait: () => Promise<void>): Promise<void> {
+  const consoleLines: string[] = [];
+  page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+  try {
+    await wait();
+  } catch (error) {
+    const toasts = await page.locator('.toast').allInnerTexts();
+    const dialogs = await page.getByRole('dialog').allInnerTexts();
+    await page.screenshot({ path: join(screenshotDir(), `${name}-failed.png`) });
+    throw new Error(
+      `${(error as Error).message}\ntoasts: ${JSON.stringify(toasts)}\ndialogs: ${JSON.stringify(dialogs)}\n` +
+        `console: ${JSON.stringify(consoleLines.slice(-20))}`,
+      { cause: error },
+    );
+  }
+}
 let workDir: string;
 const patient = `Journey Patient ${process.pid}`;
 let caseId = '';
@@ -327,7 +349,7 @@ describe('the case journey', () => {
       await scanner.getByText('Point your camera at the QR code on the case file.').waitFor();
 
       const toast = page.locator('.toast', { hasText: 'Stage Started' });
-      await toast.waitFor({ timeout: 90_000 });
+      await explainIfMissed(page, 'stage-2-scan', () => toast.waitFor({ timeout: 90_000 }));
       await expectText(toast.locator('.toast__text'), 'Stage 2 is start now. Stage 1 completed.');
       await scanner.waitFor({ state: 'detached' });
       await until('the camera to be released', async () => (await page.locator('video').count()) === 0);
