@@ -1,11 +1,11 @@
 import { hash } from 'node:crypto';
 import type { CaseVerification } from '@alignerflow/domain';
-import { GENESIS, type Queryable } from '../common/hash-chain.js';
+import type { Queryable } from '../common/hash-chain.js';
 import { DATA_SHA256_SQL, EVENT_HEAD_SQL, type VerifyResult } from './audit-chain.js';
 
-/** Seals per query: one row of 64 bytes each comes back (~1.3 MB), so Node parses almost nothing. */
+/** Seals per query: PostgreSQL checks them and answers where the first break is. */
 const RANGE = 20_000;
-/** Ranges checked at once: PostgreSQL hashing one while Node chains another, on two cores. */
+/** Ranges checked at once: one PostgreSQL session per core. */
 const LANES = 2;
 /** 32 zero bytes: the stand-in for the hash of a sealed event that is gone (no sha256 is all zeros). */
 const ZERO_HASH_SQL = `'\\x${'00'.repeat(32)}'::bytea`;
@@ -55,31 +55,31 @@ export async function verifyLog(db: Queryable): Promise<VerifyResult> {
 
 /**
  * The seq of the first seal in [from, to] whose chain_hash is not sha256(the previous chain_hash ||
- * sha256 of the event's canonical text as it is now), or null. PostgreSQL returns the range as one
- * bytea: per seal, in seq order, the hash of the event's canonical text (built-in functions only;
- * zeros when the event is gone) and the seal's chain_hash, so Node parses almost nothing.
+ * sha256 of the event's canonical text as it is now), or null. PostgreSQL checks the range with
+ * built-in functions only and answers two numbers: each seal's previous chain_hash comes from the
+ * stored seal before it (`lag` over the seal key's order, so ranges are independent), and a gone
+ * event's hash is NULL, which matches nothing. The events are found by one index range over the
+ * range's positions: a join by position alone lets the planner scan the whole log for every range.
  */
 async function firstBreakIn(db: Queryable, from: number, to: number): Promise<number | null> {
-  const [row]: { seals: number; pairs: Buffer | null; previous: Buffer | null }[] = await db.query(
-    `SELECT count(*)::int AS seals,
-            string_agg(coalesce(current.hash, ${ZERO_HASH_SQL}) || s.chain_hash, ''::bytea ORDER BY s.seq) AS pairs,
-            (SELECT chain_hash FROM audit_chain WHERE seq = $1::bigint - 1) AS previous
-       FROM audit_chain s
-       LEFT JOIN LATERAL (SELECT sha256(convert_to(${EVENT_TEXT_SQL}, 'UTF8')) AS hash FROM events e
-                           WHERE e.global_position = s.global_position) AS current ON true
-      WHERE s.seq BETWEEN $1::bigint AND $2::bigint`,
+  const [row]: { seals: number; previous: boolean; broken: string | null }[] = await db.query(
+    `WITH seals AS MATERIALIZED (
+       SELECT s.seq, s.global_position, s.chain_hash,
+              coalesce(lag(s.chain_hash) OVER (ORDER BY s.seq), CASE WHEN s.seq = 1 THEN ${ZERO_HASH_SQL} END) AS previous
+         FROM audit_chain s WHERE s.seq BETWEEN $1::bigint - 1 AND $2::bigint),
+     span AS (SELECT min(global_position) AS low, max(global_position) AS high FROM seals)
+     SELECT count(*) FILTER (WHERE seals.seq >= $1::bigint)::int AS seals,
+            bool_or(seals.seq = $1::bigint - 1) AS previous,
+            min(seals.seq) FILTER (WHERE seals.seq >= $1::bigint
+              AND sha256(seals.previous || sha256(convert_to(${EVENT_TEXT_SQL}, 'UTF8'))) IS DISTINCT FROM seals.chain_hash)::text AS broken
+       FROM seals
+       LEFT JOIN events e ON e.global_position = seals.global_position
+        AND e.global_position BETWEEN (SELECT low FROM span) AND (SELECT high FROM span)`,
     [from, to],
   );
   // A seal is gone (seq has a gap), or the one before the range: the first seal of the gap breaks.
   if (row.seals !== to - from + 1 || (from > 1 && !row.previous)) return firstGapSeq(db, from, to);
-  // previous chain_hash, then per seal its event's hash and its chain_hash: each seal's input,
-  // sha256(previous chain_hash || event hash), is the 64 bytes just before its chain_hash.
-  const chain = Buffer.concat([row.previous ?? GENESIS, row.pairs!]);
-  for (let offset = 0; offset + 64 < chain.length; offset += 64) {
-    const expected = hash('sha256', chain.subarray(offset, offset + 64), 'buffer');
-    if (!expected.equals(chain.subarray(offset + 64, offset + 96))) return from + offset / 64;
-  }
-  return null;
+  return row.broken === null ? null : Number(row.broken);
 }
 
 /** In a range with missing seals: the seq of the first seal whose predecessor is missing. */
