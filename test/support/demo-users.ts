@@ -1,6 +1,5 @@
-import { START_TIMEOUT_MS } from './app-process';
 import { ApiClient } from './http';
-import { startTestApp, type TestApp } from './test-app';
+import { APP_START_TIMEOUT_MS, startTestApp, type TestApp } from './test-app';
 
 /** The six users the demo seed signs in with (password "demo"), by the names tests give them. */
 export const DEMO_USERNAMES = {
@@ -52,11 +51,10 @@ export function useDemoUsers(env?: Parameters<typeof startTestApp>[0]): FileDemo
       throw new Error('The demo users are not signed in: use them inside a test or a hook.');
     return value;
   };
-  // Bounded as an API process's start is, not by one test's bound: a busy machine starts apps late.
   beforeAll(async () => {
     lab = await startTestApp(env);
     users = await signInDemoUsers(lab);
-  }, START_TIMEOUT_MS);
+  }, APP_START_TIMEOUT_MS);
   afterAll(() => lab?.close());
 
   const names = Object.keys(DEMO_USERNAMES) as (keyof typeof DEMO_USERNAMES)[];
