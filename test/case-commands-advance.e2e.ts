@@ -1,28 +1,10 @@
-import { TEXT, ROUTE, type RouteStatus, step, caseCommandChecks } from './support/case-commands';
-import { signInDemoUsers } from './support/demo-users';
+import { TEXT, ROUTE, type RouteStatus, step, useCaseCommandLab } from './support/case-commands';
 import type { ApiClient } from './support/http';
-import { failOnSecretsInAnswers } from './support/no-secrets';
-import { startTestApp, type TestApp } from './support/test-app';
-
-failOnSecretsInAnswers();
 
 /** Case commands over HTTP: moving a case on, holding it, and stale versions. */
 describe('case commands over HTTP', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab.close());
-
-  const { caseAt, snapshot, expectUnchanged } = caseCommandChecks(() => ({ admin, rep, drLee }));
+  const { admin, rep, designer, tech, drLee, drPatel, caseAt, snapshot, expectUnchanged } =
+    useCaseCommandLab();
 
   describe('POST /cases/{id}/advance', () => {
     it('moves each stage on for its owners only; the others get 403 naming the owners', async () => {

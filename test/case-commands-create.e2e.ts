@@ -1,28 +1,9 @@
-import { TEXT, caseCommandChecks } from './support/case-commands';
-import { signInDemoUsers } from './support/demo-users';
-import type { ApiClient } from './support/http';
-import { failOnSecretsInAnswers } from './support/no-secrets';
-import { startTestApp, type TestApp } from './support/test-app';
-
-failOnSecretsInAnswers();
+import { TEXT, useCaseCommandLab } from './support/case-commands';
 
 /** Case commands over HTTP: creating, editing and deleting a case. */
 describe('case commands over HTTP', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab.close());
-
-  const { caseAt, snapshot, expectUnchanged } = caseCommandChecks(() => ({ admin, rep, drLee }));
+  const { admin, rep, designer, tech, drLee, drPatel, caseAt, snapshot, expectUnchanged } =
+    useCaseCommandLab();
 
   describe('POST /cases', () => {
     it('creates a case at Pending Approval with a fresh id and the creation note', async () => {

@@ -1,28 +1,10 @@
-import { TEXT, lastNote, step, caseCommandChecks } from './support/case-commands';
-import { signInDemoUsers } from './support/demo-users';
+import { TEXT, lastNote, step, useCaseCommandLab } from './support/case-commands';
 import type { ApiClient } from './support/http';
-import { failOnSecretsInAnswers } from './support/no-secrets';
-import { startTestApp, type TestApp } from './support/test-app';
-
-failOnSecretsInAnswers();
 
 /** Case commands over HTTP: stage assignees, QR codes, aligner staging and scans. */
 describe('case commands over HTTP', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab.close());
-
-  const { caseAt, snapshot, expectUnchanged } = caseCommandChecks(() => ({ admin, rep, drLee }));
+  const { admin, rep, designer, tech, drLee, drPatel, caseAt, snapshot, expectUnchanged } =
+    useCaseCommandLab();
 
   describe('PUT /cases/{id}/stages/{status}/assignee', () => {
     it('reassigns a stage to a lab user, adding a note and the technician', async () => {

@@ -1,28 +1,9 @@
-import { TEXT, lastNote, step, caseCommandChecks } from './support/case-commands';
-import { signInDemoUsers } from './support/demo-users';
-import type { ApiClient } from './support/http';
-import { failOnSecretsInAnswers } from './support/no-secrets';
-import { startTestApp, type TestApp } from './support/test-app';
-
-failOnSecretsInAnswers();
+import { TEXT, lastNote, step, useCaseCommandLab } from './support/case-commands';
 
 /** Case commands over HTTP: the manager's and the doctor's reviews. */
 describe('case commands over HTTP', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab.close());
-
-  const { caseAt, snapshot, expectUnchanged } = caseCommandChecks(() => ({ admin, rep, drLee }));
+  const { admin, rep, designer, tech, drLee, drPatel, caseAt, snapshot, expectUnchanged } =
+    useCaseCommandLab();
 
   describe('POST /cases/{id}/approve', () => {
     it('approves a pending case: Digital Planning, the doctor assigned, a note', async () => {

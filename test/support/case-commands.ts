@@ -1,5 +1,7 @@
 import { byUsername, caseAt as roadCaseAt } from './case-road';
+import { useDemoUsers } from './demo-users';
 import type { ApiClient } from './http';
+import { failOnSecretsInAnswers } from './no-secrets';
 
 /** The texts the case commands answer with (api.md), as the tests of `test/case-commands-*.e2e.ts` expect them. */
 export const TEXT = {
@@ -73,4 +75,16 @@ export function caseCommandChecks(clients: () => { admin: ApiClient; rep: ApiCli
   }
 
   return { caseAt, snapshot, expectUnchanged };
+}
+
+/**
+ * The set-up every `test/case-commands-*.e2e.ts` file on one app shares, called at the top of its
+ * `describe`: every answer is scanned for secrets (`failOnSecretsInAnswers`), the file gets its own
+ * app with the six demo users signed in (`useDemoUsers`), and the checks above run on them.
+ */
+export function useCaseCommandLab() {
+  failOnSecretsInAnswers();
+  const users = useDemoUsers();
+  const { admin, rep, designer, tech, drLee, drPatel } = users;
+  return { admin, rep, designer, tech, drLee, drPatel, ...caseCommandChecks(() => users) };
 }

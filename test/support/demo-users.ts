@@ -1,5 +1,5 @@
-import type { ApiClient } from './http';
-import type { TestApp } from './test-app';
+import { ApiClient } from './http';
+import { APP_START_TIMEOUT_MS, startTestApp, type TestApp } from './test-app';
 
 /** The six users the demo seed signs in with (password "demo"), by the names tests give them. */
 export const DEMO_USERNAMES = {
@@ -28,4 +28,55 @@ export async function signInDemoUsers(lab: Pick<TestApp, 'login'>): Promise<Demo
     ...(users as Record<keyof typeof DEMO_USERNAMES, ApiClient>),
     byUsername: Object.fromEntries(names.map((name, n) => [DEMO_USERNAMES[name], clients[n]])),
   };
+}
+
+/** A file's own app and its six demo users, as `useDemoUsers` answers them. */
+export type FileDemoUsers = DemoUsers & {
+  /** The file's app; read it inside tests and hooks. */
+  readonly lab: TestApp;
+};
+
+/**
+ * Registers the hooks that start the file's own app and sign in its six demo users (before the
+ * file's own `beforeAll`s that come after this call) and close the app after its tests. The
+ * clients can be taken apart at the top of the file (`const { admin, drLee } = useDemoUsers()`):
+ * each one stands for the client its `beforeAll` signs in, so tests keep one name per user
+ * instead of a `let` filled in later. `lab` and `byUsername` are read inside tests and hooks.
+ */
+export function useDemoUsers(env?: Parameters<typeof startTestApp>[0]): FileDemoUsers {
+  let lab: TestApp | undefined;
+  let users: DemoUsers | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error('The demo users are not signed in: use them inside a test or a hook.');
+    return value;
+  };
+  beforeAll(async () => {
+    lab = await startTestApp(env);
+    users = await signInDemoUsers(lab);
+  }, APP_START_TIMEOUT_MS);
+  afterAll(() => lab?.close());
+
+  const names = Object.keys(DEMO_USERNAMES) as (keyof typeof DEMO_USERNAMES)[];
+  const stand = (name: keyof typeof DEMO_USERNAMES) => signedInLater(() => started(users)[name]);
+  const clients = Object.fromEntries(names.map((name) => [name, stand(name)]));
+  return Object.defineProperties(clients as Record<keyof typeof DEMO_USERNAMES, ApiClient>, {
+    lab: { get: () => started(lab), enumerable: false },
+    byUsername: { get: () => started(users).byUsername, enumerable: false },
+  }) as FileDemoUsers;
+}
+
+/** An ApiClient that is `client()` whenever it is used: every read goes to the signed-in one. */
+function signedInLater(client: () => ApiClient): ApiClient {
+  const handler: ProxyHandler<ApiClient> = {
+    get(_, property) {
+      const target = client();
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+    has: (_, property) => Reflect.has(client(), property),
+    ownKeys: () => Reflect.ownKeys(client()),
+    getOwnPropertyDescriptor: (_, property) => Reflect.getOwnPropertyDescriptor(client(), property),
+  };
+  return new Proxy(Object.create(ApiClient.prototype) as ApiClient, handler);
 }

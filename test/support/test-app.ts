@@ -22,6 +22,13 @@ export interface TestApp {
 /** The built app (frontend/dist), served by the API process as in production. */
 export const BUILT_SPA = join(__dirname, '..', '..', 'frontend', 'dist');
 
+/**
+ * How long a file's hook waits for `startTestApp` (and its sign-ins) before calling the start hung.
+ * Starting migrates a fresh database, seeds it and hashes passwords: all CPU, so a busy machine
+ * starts late, and one test's bound is too tight for it.
+ */
+export const APP_START_TIMEOUT_MS = 180_000;
+
 /** The real application on a fresh, migrated PostgreSQL database, seeded in demo mode. */
 export async function startTestApp(
   /** A variable given as undefined is left unset (its default applies). */
