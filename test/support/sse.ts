@@ -23,6 +23,14 @@ export async function longTransactionOnServer(olderThanMs = 2_000): Promise<stri
 /** How long a wait may be extended while another transaction holds the server's readers back. */
 const MAX_HELD_BACK_MS = 5 * 60_000;
 
+/**
+ * For a wait that started at `started` and ran out: the long transaction that holds the server's
+ * readers back (the wait should then be extended), or undefined (it really failed).
+ */
+export async function heldBackSince(started: number): Promise<string | undefined> {
+  return Date.now() - started < MAX_HELD_BACK_MS ? longTransactionOnServer() : undefined;
+}
+
 /** Polls `check` until it holds; past `timeoutMs` fails, unless a long transaction holds readers back. */
 export async function eventually(
   check: () => boolean,
@@ -33,7 +41,7 @@ export async function eventually(
   let deadline = started + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) {
-      const holder = Date.now() - started < MAX_HELD_BACK_MS ? await longTransactionOnServer() : undefined;
+      const holder = await heldBackSince(started);
       if (!holder) throw new Error(`Timed out after ${Date.now() - started} ms waiting for ${description}`);
       console.warn(`Still waiting for ${description}: a long transaction (${holder}) holds readers back.`);
       deadline = Date.now() + timeoutMs;
@@ -155,7 +163,7 @@ export class SseStream {
         resolve();
       };
       const expire = async () => {
-        const holder = Date.now() - started < MAX_HELD_BACK_MS ? await longTransactionOnServer() : undefined;
+        const holder = await heldBackSince(started);
         if (!this.listeners.has(listener)) return;
         if (holder) {
           console.warn(

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { heldBackSince } from '../../support/sse';
 
 /** Where browser tests put their screenshots (SCREENSHOT_DIR, else a folder in the temp dir). */
 export function screenshotDir(): string {
@@ -10,15 +11,26 @@ export function screenshotDir(): string {
   return dir;
 }
 
-/** Polls until `check` returns a value that is not undefined/false, or fails with `what`. */
+/**
+ * Polls until `check` returns a value that is not undefined/false, or fails with `what`. What a
+ * page shows of another user's change comes over the live stream, which another run's long
+ * transaction on a shared server holds back: the wait is then extended, not failed.
+ */
 export async function until<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 15_000,
 ): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const started = Date.now();
+  let end = started + timeoutMs;
   let last: unknown;
-  while (Date.now() < end) {
+  for (;;) {
+    if (Date.now() >= end) {
+      const holder = await heldBackSince(started);
+      if (!holder) break;
+      console.warn(`Still waiting for ${what}: a long transaction (${holder}) holds readers back.`);
+      end = Date.now() + timeoutMs;
+    }
     try {
       const value = await check();
       if (value !== undefined && value !== false) return value;
