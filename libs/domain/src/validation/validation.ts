@@ -54,7 +54,8 @@ export const PLACEHOLDER_FILE_URL = '#';
 
 /** Where a case file may point: an http(s) URL or a file stored here (never javascript: or data:). */
 export function isFileUrl(value: string): boolean {
-  return isHttpUrl(value) || isLocalPath(value);
+  // The cheap test first: parsing a stored file's path as a URL throws, and a restore checks many.
+  return isLocalPath(value) || isHttpUrl(value);
 }
 
 /** An optional link the browser opens or frames (simulation links): empty, or an http(s) URL. */
