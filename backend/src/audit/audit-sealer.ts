@@ -89,6 +89,11 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
     return this.loop.isLeader;
   }
 
+  /** The server process id of the lock's connection while this process leads. */
+  get leaderPid(): number | undefined {
+    return this.loop.pid;
+  }
+
   onApplicationBootstrap(): void {
     if (this.runs) this.start();
   }

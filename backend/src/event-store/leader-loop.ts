@@ -69,6 +69,13 @@ export class LeaderLoop {
     return this.terms;
   }
 
+  /** The server process id of the lock's connection while this process leads (for fault tests). */
+  get pid(): number | undefined {
+    return this.leading
+      ? ((this.client as unknown as { processID?: number }).processID ?? undefined)
+      : undefined;
+  }
+
   start(timings: Partial<LeaderLoopTimings> = {}): void {
     if (this.loop) return;
     this.settings = { ...this.settings, ...timings };

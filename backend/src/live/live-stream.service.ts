@@ -176,9 +176,16 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
       lastId: null,
       checkingSession: false,
     };
+    // A tailer that read nothing while no stream was open moves to the log's end first.
+    await this.tailer.catchUp();
+    if (this.closing || response.writableEnded) {
+      if (!response.writableEnded) response.end(retryFrame(this.options.retryMs));
+      return;
+    }
     // Registered and placed in one synchronous step: the tailer delivers everything after `start`.
     this.clients.add(client);
     const start = this.tailer.position;
+    this.tailer.resume();
     response.on('close', () => this.remove(client));
     response.on('error', () => this.remove(client));
     this.capSessionStreams(client);
