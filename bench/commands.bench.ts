@@ -25,7 +25,9 @@ import { recordFigure } from './support/report';
  * counted from the request's due time (so a stall counts for every request it delays). The CPU per
  * command is the API processes' own (from /proc), the clients' apart; the WAL per command is the
  * whole server's (other databases count); commands per commit comes from the events' transaction
- * ids (group commit).
+ * ids (group commit). Last, a lone client on API A, one request at a time: a note's p50 beside
+ * `GET /auth/me`'s, the fixed cost of a command over the cheapest signed-in answer. No worker
+ * process runs: the followers of the log (sealer, dispatcher) are the workers' work, not the API's.
  *
  * What limits it, from the same run: a CPU profile of API A during its peak (node:inspector,
  * bench/support/cpu-profile.cjs) and PostgreSQL's wait events sampled from pg_stat_activity
@@ -75,24 +77,25 @@ async function openLoop(seconds: number, perSecond: number, call: (n: number) =>
   return { perSecond: Math.round(latencies.length / seconds), ...summarise(latencies) };
 }
 
-/** A lean client of one API process: keep-alive connections, the answer read and checked. */
+/** A lean client of one API process: keep-alive connections, the answer read and checked (GET without a body). */
 function poster(api: string, token: string, sockets: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port, pathname } = new URL(api);
-  return (path: string, body: unknown) =>
+  return (path: string, body?: unknown) =>
     new Promise<unknown>((resolve, reject) => {
-      const payload = JSON.stringify(body);
+      const payload = body === undefined ? '' : JSON.stringify(body);
       const request = http.request(
         {
           agent,
           hostname,
           port,
-          method: 'POST',
+          method: body === undefined ? 'GET' : 'POST',
           path: `${pathname}${path}`,
           headers: {
             authorization: `Bearer ${token}`,
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(payload),
+            ...(body === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
           },
         },
         (response) => {
@@ -233,6 +236,19 @@ describe('command benchmarks', () => {
     apis[0].child.kill('SIGUSR2');
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}\n`);
 
+    // A lone client, one request at a time, on API A: a note beside the cheapest signed-in read.
+    const lonePost = poster(apis[0].api, (await apis[0].login('rep')).token!, 1);
+    let loneSent = 0;
+    const loneNote = await load(SECONDS, 1, () =>
+      lonePost(`/cases/${cases[loneSent++ % cases.length]}/notes`, { text: 'bench' }),
+    );
+    const loneMe = await load(SECONDS, 1, () => lonePost('/auth/me'));
+    const loneRatio = loneNote.p50 / loneMe.p50;
+    process.stdout.write(
+      `[bench] lone client, load average ${loadavg()[0].toFixed(1)}: note p50 ${loneNote.p50} ms, ` +
+        `GET /auth/me p50 ${loneMe.p50} ms\n`,
+    );
+
     const pgbench = pgbenchInsertRate(database!.url, SECONDS);
     const ratio = best.run.perSecond / pgbench;
     const halfProfile = cpuProfileSummary(profileFile);
@@ -277,6 +293,16 @@ describe('command benchmarks', () => {
       bench: BENCH,
     });
     recordFigure({
+      id: 'commands-lone',
+      figure: 'A lone command (1 client, sequential) p50 ÷ GET /auth/me p50, one API process',
+      measured:
+        `${loneRatio.toFixed(2)} (note p50 ${loneNote.p50} ms, p99 ${loneNote.p99} ms; ` +
+        `GET /auth/me p50 ${loneMe.p50} ms, p99 ${loneMe.p99} ms)`,
+      target: '≤ 3',
+      met: loneRatio <= 3,
+      bench: BENCH,
+    });
+    recordFigure({
       id: 'commands-profile-api',
       figure: 'Where API A’s CPU goes at its peak (CPU profile, share of busy samples)',
       measured: `by place: ${profile.places}; by function: ${profile.functions}`,
@@ -300,6 +326,6 @@ describe('command benchmarks', () => {
       bench: BENCH,
     });
     // Nothing lost: every answered note is in its case.
-    expect((await noteCount()) - notesBefore).toBe(peak.count + pair.count + half.count);
+    expect((await noteCount()) - notesBefore).toBe(peak.count + pair.count + half.count + loneNote.count);
   });
 });

@@ -168,7 +168,9 @@ describe('sealing across faults', () => {
     try {
       for (let round = 0; round < 4; round++) {
         for (let note = 0; note < 10; note++) {
-          const answer = await admin.post(`/cases/${item.id}/notes`, { text: `Round ${round}, note ${note}.` });
+          const answer = await admin.post(`/cases/${item.id}/notes`, {
+            text: `Round ${round}, note ${note}.`,
+          });
           expect(answer.status).toBeLessThan(300);
           // Halfway through the round's notes, the session of whichever process leads ends.
           const pid = note === 5 ? (sealer.leaderPid ?? other.leaderPid) : undefined;

@@ -52,7 +52,7 @@ describe('LogListener', () => {
     await until(() => calls.includes('appended'), 'the NOTIFY of another pool');
   });
 
-  it("wakes once per commit of this process: its NOTIFY, not the in-process emit too", async () => {
+  it('wakes once per commit of this process: its NOTIFY, not the in-process emit too', async () => {
     calls.length = 0;
     const store = new EventStore(dataSource);
     const events = await store.append('l-own', 0, [{ type: 'NoteAdded', data: {} }], metadata);
