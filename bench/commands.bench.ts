@@ -25,7 +25,9 @@ import { recordFigure } from './support/report';
  * counted from the request's due time (so a stall counts for every request it delays). The CPU per
  * command is the API processes' own (from /proc), the clients' apart; the WAL per command is the
  * whole server's (other databases count); commands per commit comes from the events' transaction
- * ids (group commit). Last, a lone client on API A, one request at a time: a note's p50 beside
+ * ids (group commit), and the database transactions per command (every statement outside a
+ * transaction counts as one: the round trips of the command and of whoever follows the log)
+ * from pg_stat_database. Last, a lone client on API A, one request at a time: a note's p50 beside
  * `GET /auth/me`'s, the fixed cost of a command over the cheapest signed-in answer. No worker
  * process runs: the followers of the log (sealer, dispatcher) are the workers' work, not the API's.
  *
@@ -163,8 +165,10 @@ describe('command benchmarks', () => {
     );
     const pids = targets.map((api) => api.child.pid!);
     const cpuBefore = pids.map(cpuSeconds);
-    const before = await query<{ wal: string; position: string }>(
-      `SELECT pg_current_wal_lsn() - '0/0' AS wal, coalesce(max(global_position), 0) AS position FROM events`,
+    const xacts = `(SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database())`;
+    const before = await query<{ wal: string; position: string; xacts: string }>(
+      `SELECT pg_current_wal_lsn() - '0/0' AS wal, coalesce(max(global_position), 0) AS position,
+              ${xacts} AS xacts FROM events`,
     );
     const clientCpuBefore = process.cpuUsage();
     let sent = 0;
@@ -173,8 +177,10 @@ describe('command benchmarks', () => {
     const result = perSecond ? await openLoop(SECONDS, perSecond, note) : await load(SECONDS, clients, note);
     const apiCpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
     const clientCpu = process.cpuUsage(clientCpuBefore);
-    const after = await query<{ wal: string; perCommit: number }>(
-      `SELECT pg_current_wal_lsn() - '0/0' AS wal,
+    // Each backend reports its transactions once idle for a second: wait for the API's to.
+    await sleep(1500);
+    const after = await query<{ wal: string; perCommit: number; xacts: string }>(
+      `SELECT pg_current_wal_lsn() - '0/0' AS wal, ${xacts} AS xacts,
               (SELECT count(*)::float / greatest(count(DISTINCT transaction_id), 1) FROM events
                 WHERE global_position > ${Number(before.position)}) AS "perCommit"`,
     );
@@ -182,6 +188,9 @@ describe('command benchmarks', () => {
       ...result,
       walKb: (Number(after.wal) - Number(before.wal)) / 1024 / result.count,
       perCommit: after.perCommit,
+      // Every transaction of the bench database (a statement outside one counts as one), the two
+      // queries of this measurement included.
+      xactsPerCommand: (Number(after.xacts) - Number(before.xacts)) / result.count,
       apiCpuMs: (apiCpu * 1000) / result.count,
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / result.count,
       load: loadavg()[0].toFixed(1),
@@ -190,7 +199,8 @@ describe('command benchmarks', () => {
   const describeRun = (run: Awaited<ReturnType<typeof notes>>) =>
     `${thousands(run.perSecond)}/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ` +
     `${run.apiCpuMs.toFixed(2)} ms API CPU per command (clients ${run.clientCpuMs.toFixed(2)} ms), ` +
-    `${run.walKb.toFixed(1)} KB of WAL per command (whole server), ${run.perCommit.toFixed(1)} commands per commit`;
+    `${run.walKb.toFixed(1)} KB of WAL per command (whole server), ${run.perCommit.toFixed(1)} commands per commit, ` +
+    `${run.xactsPerCommand.toFixed(2)} database transactions per command`;
 
   it('command throughput and latency at 32 clients, beside pgbench', async () => {
     const rep = await apis[0].login('rep');
