@@ -189,7 +189,7 @@ describe('command benchmarks', () => {
       walKb: (Number(after.wal) - Number(before.wal)) / 1024 / result.count,
       perCommit: after.perCommit,
       // Every transaction of the bench database (a statement outside one counts as one), the two
-      // queries of this measurement included.
+      // connections this measurement opens (one or two).
       xactsPerCommand: (Number(after.xacts) - Number(before.xacts)) / result.count,
       apiCpuMs: (apiCpu * 1000) / result.count,
       clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / result.count,
