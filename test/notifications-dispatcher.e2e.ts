@@ -12,7 +12,7 @@ import type {
   NotificationJob,
   NotificationQueue,
 } from '../backend/src/notifications/queue/notification-queue';
-import { withEnv } from './support/helpers';
+import { eventually, withEnv } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { PushService } from './support/push-service';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -188,13 +188,64 @@ describe('notification dispatcher', () => {
     expect(queue.stateOf(jobs[0].id)).toBe('waiting');
 
     // A replay from an older checkpoint queues nothing new: same ids, known to queue and table.
+    // The leader keeps its checkpoint in memory while it holds the lock: the next leader reads it.
+    await up.stop();
     await sql(
       `UPDATE projection_checkpoints SET transaction_id = $1::xid8, global_position = $2 WHERE name = 'notifications'`,
       [savedCheckpoint.xid, savedCheckpoint.p],
     );
-    await drain(up);
+    const again = dispatcher(queue);
+    await drain(again);
+    expect(await checkpoint()).toBe(position);
     expect((await queuedJobs()).filter(isNew)).toEqual(jobs);
-    await up.stop();
+    await again.stop();
+  });
+
+  it('a leader whose connection dies mid-batch loses and duplicates nothing: the next one finishes it', async () => {
+    const first = dispatcher();
+    await dispatchAll(first);
+    const earlier = new Set((await queuedJobs()).map((job) => job.id));
+    // Job-less events (notes nobody is told of) around events with jobs (new cases).
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { id } = (
+        await drPatel.post('/cases', { patientName: `Ada ${i}`, doctorName: 'Dr. Patel', clinicName: 'C' })
+      ).body;
+      ids.push(id);
+      for (let n = 0; n < 3; n++) await admin.post(`/cases/${id}/notes`, { text: `Note ${n}.` });
+    }
+    await untilReadable(await lastPosition());
+
+    // The queue both leaders share; its first enqueue kills the leader's session before the
+    // batch's checkpoint and 'queued' rows are committed.
+    const inner = new InProcessDriver({ attempts: 5, backoffMs: 100 });
+    const enqueued: string[] = [];
+    let killed = false;
+    const shared: NotificationQueue = Object.assign(Object.create(inner) as NotificationQueue, {
+      enqueue: async (jobs: NotificationJob[]) => {
+        enqueued.push(...jobs.map((job) => job.id));
+        await inner.enqueue(jobs);
+        if (!killed) {
+          killed = true;
+          await sql('SELECT pg_terminate_backend($1)', [dying.leaderPid]);
+        }
+      },
+    });
+    const dying = dispatcher(shared);
+    await dying.start();
+    await first.stop();
+    await eventually(() => killed, 10_000, 'the leader to die mid-batch');
+    await dying.stop();
+
+    const next = dispatcher(shared);
+    await dispatchAll(next);
+    await next.stop();
+    const jobs = (await queuedJobs()).filter((job) => !earlier.has(job.id));
+    // One 'New case submitted' to the admin per case, each recorded once, though queued twice.
+    expect(jobs.map((job) => job.message.caseId).sort()).toEqual([...ids].sort());
+    expect(new Set(jobs.map((job) => job.id)).size).toBe(jobs.length);
+    expect(enqueued.length).toBeGreaterThan(jobs.length);
+    for (const job of jobs) expect(inner.stateOf(job.id)).toBe('waiting');
   });
 
   it('tells of each event with the case as it was then, folding the stream when the case moved on', async () => {

@@ -71,6 +71,11 @@ describe('notifications under faults', () => {
       NODE_EXTRA_CA_CERTS: push.caFile,
     };
     try {
+      // The dispatcher runs in the workers, not in the API: one tells of the demo data before any
+      // device subscribes, and stops; the jobs below then wait in the log for the workers.
+      const settler = await startWorkerProcess(workerEnv);
+      await notificationsSettled(lab.databaseUrl);
+      await settler.stop();
       const admin = await lab.login('admin');
       push.expectVapidKey((await lab.anonymous.get('/push/vapid-public-key')).body.publicKey);
       // Four managers with two browsers each; 25 new cases: 100 jobs, 200 pushes.
@@ -97,17 +102,16 @@ describe('notifications under faults', () => {
         });
         caseIds.push(created.body.id);
       }
-      // The API's dispatcher queues them all; no worker runs yet.
+      const before = push.received.length;
+      // Two workers at once share the queue; the dispatcher runs in the workers (one leads), not
+      // in the API, and queues them all.
+      workers.push(...(await Promise.all([startWorkerProcess(workerEnv), startWorkerProcess(workerEnv)])));
       await eventually(
         async () =>
           (await sql(lab.databaseUrl, `SELECT count(*)::int AS n FROM notification_deliveries`))[0].n === 100,
         15000,
         '100 queued jobs',
       );
-
-      const before = push.received.length;
-      // Two workers at once share the queue.
-      workers.push(...(await Promise.all([startWorkerProcess(workerEnv), startWorkerProcess(workerEnv)])));
       await push.waitFor(() => push.received.length - before >= 60, 30000, '60 pushes from the workers');
       // Freeze the service: requests now in flight stay unanswered, then kill one worker while
       // requests of its wait. The other's held requests go through on release.
@@ -174,6 +178,8 @@ describe('notifications under faults', () => {
         DATA_DIR: dataDir,
         NODE_EXTRA_CA_CERTS: push.caFile,
       });
+      // The worker's dispatcher tells of the demo data before any device of this test subscribes.
+      await notificationsSettled(lab.databaseUrl);
       const [admin, designer, drLee]: ApiClient[] = await Promise.all(
         ['admin', 'designer', 'dr.lee'].map((name) => lab.login(name)),
       );

@@ -12,7 +12,7 @@ import {
   type ApiProcess,
 } from './support/app-process';
 import { createTestDatabase, keepInUse } from './support/database';
-import { clearQueuePrefix, eventually, sql } from './support/helpers';
+import { clearQueuePrefix, eventually, notificationsSettled, sql } from './support/helpers';
 import { notificationQueueIdle } from './support/notification-queue';
 import type { ApiClient } from './support/http';
 import { PushService, type BrowserSubscription } from './support/push-service';
@@ -74,6 +74,8 @@ describe('two API processes and two workers on one PostgreSQL and one Redis', ()
       apis.push(await startApiProcess('API A', { ...env, PROCESS_ROLE: 'api', DEMO_DATA: '1' }));
       apis.push(await startApiProcess('API B', { ...env, PROCESS_ROLE: 'api', DEMO_DATA: '1' }));
       workers.push(...(await Promise.all([startWorkerProcess(env), startWorkerProcess(env)])));
+      // The workers' dispatcher (not the APIs') tells of the demo data before any device subscribes.
+      await notificationsSettled(database.url);
     },
     BUILD_TIMEOUT_MS + 4 * START_TIMEOUT_MS,
   );

@@ -22,6 +22,7 @@ import {
   signMessage,
 } from './audit-chain.js';
 import { AUDIT_KEY, type SigningKey } from './signing-key.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 
 /** Arbitrary but fixed: every process of one database contends for the same lock. */
 const SEALER_LOCK_ID = '7240913350164081012';
@@ -49,13 +50,19 @@ interface SealHead {
 @Injectable()
 export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly loop: LeaderLoop;
+  private readonly runs: boolean;
+  /** The last seal, as of the lock's term it was read or written in. */
+  private head: { term: number; head: SealHead | undefined } | undefined;
 
   constructor(
     dataSource: DataSource,
     @Inject(AUDIT_KEY) private readonly key: SigningKey,
     private readonly clock: Clock,
     @Optional() listener?: LogListener,
+    @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'processRole'>,
   ) {
+    // The API process answers commands and nothing else: the workers seal (PROCESS_ROLE).
+    this.runs = config?.processRole !== 'api';
     this.loop = new LeaderLoop(
       dataSource,
       listener,
@@ -82,8 +89,13 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
     return this.loop.isLeader;
   }
 
+  /** The server process id of the lock's connection while this process leads. */
+  get leaderPid(): number | undefined {
+    return this.loop.pid;
+  }
+
   onApplicationBootstrap(): void {
-    this.start();
+    if (this.runs) this.start();
   }
 
   onModuleDestroy(): Promise<void> {
@@ -107,7 +119,19 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   async sealOnce(): Promise<number | null> {
     const client = await this.loop.lead();
     if (!client) return null;
-    return sealNext(client, BATCH, this.key.privateKey, this.clock.now());
+    const term = this.loop.term;
+    // Read once per term: while the lock holds, only this process writes the chain.
+    if (this.head?.term !== term) this.head = { term, head: await readHead(client) };
+    const { sealed, head } = await sealAfter(
+      client,
+      this.head.head,
+      BATCH,
+      this.key.privateKey,
+      this.clock.now(),
+    );
+    // After the commit only: a failure drops the session, and the next term reads the head again.
+    if (this.loop.term === term) this.head = { term, head };
+    return sealed;
   }
 }
 
@@ -127,7 +151,20 @@ export async function sealNext(
   key: KeyObject,
   now = Date.now(),
 ): Promise<number> {
-  const head = await readHead(client);
+  return (await sealAfter(client, await readHead(client), limit, key, now)).sealed;
+}
+
+/**
+ * sealNext from a head the caller holds (the sealer keeps it while it holds the lock). Returns
+ * the new head, which is the old one when nothing was written.
+ */
+export async function sealAfter(
+  client: Client,
+  head: SealHead | undefined,
+  limit: number,
+  key: KeyObject,
+  now = Date.now(),
+): Promise<{ sealed: number; head: SealHead | undefined }> {
   const { rows } = await client.query<{
     position: string;
     tx: string;
@@ -170,7 +207,7 @@ export async function sealNext(
         ? { seq, position: seals[seals.length - 1].position, chain: previous }
         : { seq, position: head!.position, chain: head!.chainHash },
     );
-  if (seals.length === 0 && checkpoints.length === 0) return 0;
+  if (seals.length === 0 && checkpoints.length === 0) return { sealed: 0, head };
   await client.query('BEGIN');
   try {
     if (seals.length)
@@ -202,7 +239,19 @@ export async function sealNext(
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
-  return seals.length;
+  const last = seals.at(-1);
+  const checkpoint = checkpoints.at(-1);
+  return {
+    sealed: seals.length,
+    head: {
+      seq,
+      transactionId: last?.tx ?? head!.transactionId,
+      position: last?.position ?? head!.position,
+      chainHash: previous,
+      checkpointSeq: checkpoint?.seq ?? head?.checkpointSeq ?? 0,
+      checkpointAt: checkpoint ? now : (head?.checkpointAt ?? -Infinity),
+    },
+  };
 }
 
 async function readHead(client: Client): Promise<SealHead | undefined> {

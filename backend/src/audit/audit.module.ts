@@ -4,16 +4,18 @@ import { AuditController } from './audit.controller.js';
 import { AuditSealer } from './audit-sealer.js';
 import { AUDIT_KEY, loadSigningKey } from './signing-key.js';
 
+const PROVIDERS = [
+  AuditSealer,
+  { provide: AUDIT_KEY, useFactory: (config: AppConfig) => loadSigningKey(config), inject: [APP_CONFIG] },
+];
+
 /**
- * Tamper-evident history: the sealer (one leader among the API processes), the signing key (read
- * once at start, from outside the database) and the verify, key and checkpoint routes.
+ * The sealer (one leader among the processes that run it: `worker` and `all`, never `api`) and
+ * the signing key (read once at start, from outside the database), without HTTP.
  */
-@Module({
-  providers: [
-    AuditSealer,
-    { provide: AUDIT_KEY, useFactory: (config: AppConfig) => loadSigningKey(config), inject: [APP_CONFIG] },
-  ],
-  controllers: [AuditController],
-  exports: [AuditSealer, AUDIT_KEY],
-})
+@Module({ providers: PROVIDERS, exports: PROVIDERS })
+export class AuditCoreModule {}
+
+/** Tamper-evident history: the sealer, the signing key and the verify, key and checkpoint routes. */
+@Module({ imports: [AuditCoreModule], controllers: [AuditController], exports: [AuditCoreModule] })
 export class AuditModule {}

@@ -31,13 +31,15 @@ export interface LeaderLoopSettings extends LeaderLoopTimings {
  * A leader-elected, checkpointed follower of the log (the notification dispatcher, the audit
  * sealer): the process holding a session-level advisory lock on its own connection does the work,
  * with that connection, so a process that lost its session, and with it the lock, cannot write.
- * Others poll for the lock and take over when the leader's session ends. The leader is woken by
- * this process's commits and by NOTIFY from every process's appends (LogListener), and polls in
- * case a wake-up is lost; a failure is retried with backoff and logged once per 30 s.
+ * Others poll for the lock and take over when the leader's session ends. The leader is woken once
+ * per batch of commits (LogListener: NOTIFY from every process's appends), and polls in case a
+ * wake-up is lost; a failure is retried with backoff and logged once per 30 s. A step runs on its
+ * own turn of the event loop, never on the turn that answers a command.
  */
 export class LeaderLoop {
   private client?: Client;
   private leading = false;
+  private terms = 0;
   private loop?: Promise<void>;
   private stopping = false;
   private pendingWake = false;
@@ -55,6 +57,23 @@ export class LeaderLoop {
 
   get isLeader(): boolean {
     return this.leading;
+  }
+
+  /**
+   * Counts the times this process gained the lock. A leader may keep its head or checkpoint in
+   * memory while the term it read them in lasts: nobody else writes them meanwhile. A new term
+   * (the session ended, or the lock went to another process and came back) means reading them
+   * again, since another leader may have moved them.
+   */
+  get term(): number {
+    return this.terms;
+  }
+
+  /** The server process id of the lock's connection while this process leads (for fault tests). */
+  get pid(): number | undefined {
+    return this.leading
+      ? ((this.client as unknown as { processID?: number }).processID ?? undefined)
+      : undefined;
   }
 
   start(timings: Partial<LeaderLoopTimings> = {}): void {
@@ -104,7 +123,10 @@ export class LeaderLoop {
         this.settings.lockId,
       ]);
       this.leading = rows[0].ok;
-      if (this.leading) this.settings.logger.log(this.settings.texts.leading);
+      if (this.leading) {
+        this.terms++;
+        this.settings.logger.log(this.settings.texts.leading);
+      }
     }
     return this.leading ? this.client : undefined;
   }

@@ -52,10 +52,38 @@ describe('LogListener', () => {
     await until(() => calls.includes('appended'), 'the NOTIFY of another pool');
   });
 
-  it("wakes subscribers for this process's own commits without a round trip", () => {
+  it('wakes once per commit of this process: its NOTIFY, not the in-process emit too', async () => {
     calls.length = 0;
-    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    const store = new EventStore(dataSource);
+    const events = await store.append('l-own', 0, [{ type: 'NoteAdded', data: {} }], metadata);
+    emitter.emit(EVENTS_COMMITTED, { events });
+    expect(calls).toEqual([]); // never on the committing turn
+    await until(() => calls.includes('appended'), 'the NOTIFY of our own pool');
+    // Anything still to come would come with the next round trip: make one, then count.
+    await new EventStore(other).readAll(null, 1);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual(['appended']);
+  });
+
+  it("while it cannot listen, this process's own commits wake subscribers, once per batch", async () => {
+    const down = new LogListener(
+      new DataSource({ type: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' }),
+      emitter,
+    );
+    const heard: string[] = [];
+    const { ready, unsubscribe } = down.subscribe({ appended: () => heard.push('appended') });
+    await ready;
+    expect(down.listening).toBe(false);
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    expect(heard).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard).toEqual(['appended']);
+    unsubscribe();
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard).toEqual(['appended']);
+    await down.onModuleDestroy();
   });
 
   it('says when the connection is lost, reconnects, and says so again', async () => {

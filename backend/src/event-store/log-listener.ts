@@ -15,7 +15,11 @@ export interface EventsCommitted {
 
 /** What a reader of the log is told. */
 export interface LogSubscriber {
-  /** Events were committed: by any process (NOTIFY), or by this one (EVENTS_COMMITTED). */
+  /**
+   * Events were committed: by any process, this one included (NOTIFY), or by this one while the
+   * LISTEN connection is down (EVENTS_COMMITTED). Called once per batch of announcements, on a
+   * later turn of the event loop than the commits' own.
+   */
   appended(): void;
   /** The LISTEN connection is up (after a start or a reconnect): anything appended while it was down is unread. */
   connected?(): void;
@@ -33,6 +37,16 @@ const MAX_RECONNECT_DELAY_MS = 10_000;
  * It connects when the first subscriber comes, reconnects with backoff when the connection is
  * lost, and tells subscribers so: a lost notification must only delay a reader, never make it
  * skip, so each reader also reads on `connected`.
+ *
+ * One wake per batch of commits. Every statement that appends NOTIFYs at its commit, this
+ * process's own included, so while the connection is up the NOTIFY alone wakes subscribers and
+ * the in-process EVENTS_COMMITTED is ignored: honouring both would wake every subscriber twice
+ * per commit. (Filtering the echo by the notifying backend's pid instead would need the pids of
+ * every pooled connection, and would lose the appends that emit nothing in-process, such as
+ * materials or backup.) While the connection is down, EVENTS_COMMITTED stands in for this
+ * process's commits. Announcements that arrive together (one socket read carries many) wake
+ * subscribers once, on a later turn than the commit's own, so a flush's callers are answered
+ * before any follower runs.
  */
 @Injectable()
 export class LogListener implements OnModuleDestroy {
@@ -44,8 +58,15 @@ export class LogListener implements OnModuleDestroy {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelayMs = FIRST_RECONNECT_DELAY_MS;
   private stopped = false;
+  private wakeScheduled: NodeJS.Immediate | undefined;
   private readonly onAppended = () => {
-    for (const subscriber of this.subscribers) subscriber.appended();
+    this.wakeScheduled ??= setImmediate(() => {
+      this.wakeScheduled = undefined;
+      for (const subscriber of this.subscribers) subscriber.appended();
+    });
+  };
+  private readonly onCommitted = () => {
+    if (!this.client) this.onAppended();
   };
 
   constructor(
@@ -65,7 +86,7 @@ export class LogListener implements OnModuleDestroy {
 
   /** Starts listening if nobody did yet; resolves once the (first) attempt to connect has ended. */
   subscribe(subscriber: LogSubscriber): { ready: Promise<void>; unsubscribe: () => void } {
-    if (!this.subscribers.size) this.emitter?.on(EVENTS_COMMITTED, this.onAppended);
+    if (!this.subscribers.size) this.emitter?.on(EVENTS_COMMITTED, this.onCommitted);
     this.subscribers.add(subscriber);
     return { ready: this.ready(), unsubscribe: () => this.unsubscribe(subscriber) };
   }
@@ -78,7 +99,8 @@ export class LogListener implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    this.emitter?.off(EVENTS_COMMITTED, this.onAppended);
+    this.emitter?.off(EVENTS_COMMITTED, this.onCommitted);
+    clearImmediate(this.wakeScheduled);
     clearTimeout(this.reconnectTimer);
     await this.connecting;
     const client = this.client;
@@ -88,7 +110,7 @@ export class LogListener implements OnModuleDestroy {
 
   private unsubscribe(subscriber: LogSubscriber): void {
     this.subscribers.delete(subscriber);
-    if (!this.subscribers.size) this.emitter?.off(EVENTS_COMMITTED, this.onAppended);
+    if (!this.subscribers.size) this.emitter?.off(EVENTS_COMMITTED, this.onCommitted);
   }
 
   private async connect(): Promise<void> {

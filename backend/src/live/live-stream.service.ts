@@ -147,6 +147,10 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
           ? query
           : undefined;
 
+    // A tailer that read nothing while no stream was open moves to the log's end first; from
+    // here to the registration below nothing waits, so a client that has the headers is registered.
+    await this.tailer.catchUp();
+    if (request.socket.destroyed) return;
     request.socket.setTimeout(0);
     request.socket.setNoDelay(true);
     request.socket.setKeepAlive(true);
@@ -179,6 +183,7 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     // Registered and placed in one synchronous step: the tailer delivers everything after `start`.
     this.clients.add(client);
     const start = this.tailer.position;
+    this.tailer.resume();
     response.on('close', () => this.remove(client));
     response.on('error', () => this.remove(client));
     this.capSessionStreams(client);

@@ -16,7 +16,8 @@ import { createApp } from '../app';
 import { loadConfig } from '../config/config';
 import { EventStore, type Checkpoint } from '../event-store/event-store';
 import { UserViewProjection } from '../users/user-view.projection';
-import type { LiveMessage } from './live-log';
+import { LogListener } from '../event-store/log-listener';
+import { LiveLog, type LiveMessage } from './live-log';
 import { LogTailer } from './log-tailer.service';
 import { compareKeys } from './sse-frames';
 
@@ -63,10 +64,15 @@ describe('LogTailer', () => {
   async function settle(): Promise<void> {
     const tailer = a.app.get(LogTailer);
     const { rows } = await db.query('SELECT max(global_position)::text AS last FROM events');
-    await eventually(() => {
+    // With nobody subscribed the tailer reads nothing: it moves to the end as a new stream does.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
       tailer.wake();
-      return tailer.position?.position === rows[0].last;
-    }, "A's tailer at the end of the log");
+      await tailer.catchUp();
+      if (tailer.position?.position === rows[0].last) return;
+      if (Date.now() > deadline) throw new Error("timed out waiting for A's tailer at the end of the log");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   async function loginOnB(username: string): Promise<ApiClient> {
@@ -189,6 +195,61 @@ describe('LogTailer', () => {
       () => received.some((m) => m.event === 'case_updated' && m.data.version === again.body.version),
       'the note made after the reconnect',
     );
+  });
+
+  it('reads nothing while no stream is open, and a stream opened after a lost LISTEN connection misses nothing', async () => {
+    unsubscribe();
+    const tailer = a.app.get(LogTailer);
+    const reads = jest.spyOn(a.app.get(LiveLog), 'read');
+    // Told after the tailer, in the same call: had the tailer read, its read would have started.
+    let woken = 0;
+    const probe = a.app.get(LogListener).subscribe({ appended: () => woken++ });
+    try {
+      await probe.ready;
+      const quiet = await bApi.post('/cases/CA-2024-001/notes', { text: 'Nobody watches' });
+      expect(quiet.status).toBe(201);
+      await waitFor(() => woken > 0, 'the wake-up');
+      expect(reads).not.toHaveBeenCalled();
+
+      // The LISTEN connection dies; a command lands while it is down; then a stream opens.
+      const pid = tailer.listenerPid;
+      await db.query('SELECT pg_terminate_backend($1)', [pid]);
+      const unheard = await bApi.post('/cases/CA-2024-001/notes', { text: 'While down' });
+      expect(unheard.status).toBe(201);
+      await tailer.catchUp();
+      const start = tailer.position;
+      unsubscribe = tailer.subscribe({
+        active: () => true,
+        deliver: (messages: LiveMessage[]) => {
+          for (const message of messages)
+            received.push({ id: message.key.position, event: message.event, data: {}, at: Date.now() });
+        },
+      });
+      tailer.resume();
+      const after = await bApi.post('/cases/CA-2024-001/notes', { text: 'Seen live' });
+      await waitFor(() => tailer.listenerPid !== undefined && tailer.listenerPid !== pid, 'a new LISTEN');
+      await eventually(() => {
+        tailer.wake();
+        return received.some((m) => m.event === 'case_updated');
+      }, 'the note made after the stream opened');
+      const [{ position }] = await db
+        .query(
+          `SELECT max(global_position)::text AS position FROM events WHERE stream_id = 'case-CA-2024-001'`,
+        )
+        .then((result) => result.rows);
+      await eventually(() => {
+        tailer.wake();
+        return received.some((m) => m.id === position);
+      }, "the last note's message");
+      expect(after.status).toBe(201);
+      // Everything delivered lies after the stream's start, in order.
+      const ids = received.map((m) => BigInt(m.id));
+      expect(ids.every((id) => id > BigInt(start?.position ?? '0'))).toBe(true);
+      expect([...ids].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))).toEqual(ids);
+    } finally {
+      probe.unsubscribe();
+      reads.mockRestore();
+    }
   });
 
   it('never skips an event that a slower transaction commits with a higher position but an older transaction id', async () => {

@@ -8,6 +8,7 @@ import {
 import type { Checkpoint } from '../event-store/event-store.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { LiveLog, type LiveMessage, type LogSegment } from './live-log.js';
+import { compareKeys } from './sse-frames.js';
 import { LIVE_OPTIONS, type LiveOptions } from '../config/live-options.js';
 
 /** Who the tailer feeds: the stream hub, or a test. */
@@ -26,8 +27,12 @@ const FIRST_RETRY_MS = 20;
 /**
  * The one reader of the event log in this process. It starts at the log's end (history is only
  * read for a client that asks for it with Last-Event-ID), follows the log in commit-safe order,
- * and is woken by PostgreSQL NOTIFY from any instance's insert, by this process's own commits,
- * and by a slow poll, so a lost notification only delays.
+ * and is woken once per batch of commits by the LogListener (NOTIFY from any instance's insert,
+ * this process's own included) and by a slow poll, so a lost notification only delays.
+ *
+ * It reads only while a stream is open: with nobody to deliver to, a wake-up just marks it
+ * behind, and the next stream to open first moves it to the log's end (one indexed lookup, no
+ * read of the rows in between; see catchUp).
  */
 @Injectable()
 export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -39,6 +44,9 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
   private stopped = false;
   private running: Promise<void> | undefined;
   private wakeAgain = false;
+  /** Woken while nobody listened: the log may have moved past `checkpoint` unread. */
+  private behind = false;
+  private catchingUp: Promise<void> | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -115,9 +123,43 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
     await this.running;
   }
 
+  /**
+   * Before a stream registers: if the tailer skipped reads while nobody listened, move it to the
+   * log's end, so the stream starts there. Registering right after it resolves, in the same
+   * synchronous step as reading `position`, then `resume()`, misses nothing: whatever commits
+   * after the end looked up here is read by that wake-up.
+   */
+  catchUp(): Promise<void> {
+    // Every stream opening meanwhile waits for the same move: none may start behind it.
+    if (this.catchingUp) return this.catchingUp;
+    if (!this.behind || !this.started || this.stopped) return Promise.resolve();
+    return (this.catchingUp = this.fastForward().finally(() => (this.catchingUp = undefined)));
+  }
+
+  /** After a stream registered: read what came while nobody listened. */
+  resume(): void {
+    if (this.behind) this.wake();
+  }
+
+  private async fastForward(): Promise<void> {
+    await this.running;
+    this.behind = false;
+    // Wake-ups from here on, with no stream yet, set `behind` again for resume() to read.
+    const end = await this.log.end();
+    if (this.running || compareKeys(end, this.checkpoint) <= 0) return;
+    this.checkpoint = end;
+    this.remember(end);
+  }
+
   /** Reads what is new; calls made while a read runs fold into one more read after it. */
   wake(): void {
     if (!this.started || this.stopped) return;
+    if (![...this.consumers].some((consumer) => consumer.active())) {
+      // Nobody to deliver to: no read. The next stream catches up first.
+      this.behind = true;
+      return;
+    }
+    this.behind = false;
     if (this.running) {
       this.wakeAgain = true;
       return;
@@ -142,7 +184,9 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
           await this.advance(segment);
         }
         if (this.stopped) return;
-        if (!segment.more) return await this.retryIfHeldBack();
+        // A wake-up that found nothing may have come for an event held back; one that found
+        // events came for them (a later one wakes again).
+        if (!segment.more) return segment.events.length ? undefined : await this.retryIfHeldBack();
       }
     } catch (error) {
       // The database may be down: the next poll tries again. Say so at most every 30 s.

@@ -1,12 +1,18 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
-import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
+import type { Client } from 'pg';
+import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
 import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { NotificationPlanner } from './notification-planner.js';
 import { NotificationStore, type UserDeletion } from './notification-store.js';
-import { NOTIFICATION_QUEUE, withTimeout, type NotificationQueue } from './queue/notification-queue.js';
+import {
+  NOTIFICATION_QUEUE,
+  withTimeout,
+  type NotificationJob,
+  type NotificationQueue,
+} from './queue/notification-queue.js';
 
 export const DISPATCHER_CHECKPOINT = 'notifications';
 /** Arbitrary but fixed: every process of one database contends for the same lock. */
@@ -14,6 +20,9 @@ const DISPATCHER_LOCK_ID = '7240913350164081004';
 const BATCH = 200;
 const ENQUEUE_TIMEOUT_MS = 5000;
 const SWEEP_EVERY_MS = 60_000;
+/** How long, or how many events, a checkpoint covering only job-less events may stay unsaved. */
+const SAVE_EVERY_MS = 1000;
+const SAVE_EVERY_EVENTS = 1000;
 const STALE_AFTER_MS = 120_000;
 
 export type DispatcherOptions = Partial<LeaderLoopTimings>;
@@ -35,6 +44,12 @@ export type DispatcherOptions = Partial<LeaderLoopTimings>;
  *   more (a Redis that lost its data, or the in-process queue of a process that stopped).
  * - A user's deletion (UserDeleted) removes the devices that user registered, before anything
  *   of the batch is queued; a batch done again removes nothing more.
+ * - While it holds the lock, the leader keeps its checkpoint in memory and reads it again only
+ *   after (re)gaining the lock. A batch that queues jobs commits them with the checkpoint; a
+ *   batch without jobs only moves the checkpoint in memory, saved with the next batch that has
+ *   jobs, once the log is read to its end, or after SAVE_EVERY_MS / SAVE_EVERY_EVENTS. A leader
+ *   that dies first leaves the stored checkpoint behind: its successor plans those events again,
+ *   finds the same (no) jobs, and moves on.
  */
 @Injectable()
 export class NotificationDispatcher {
@@ -42,6 +57,9 @@ export class NotificationDispatcher {
   private readonly loop: LeaderLoop;
   private nextSweep = 0;
   private swept = false;
+  /** The checkpoint as of the lock's term, and how many events it moved past the stored one. */
+  private position:
+    { term: number; checkpoint: Checkpoint | null; unsaved: number; since: number } | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -69,13 +87,19 @@ export class NotificationDispatcher {
       },
       async () => {
         const moved = await this.dispatchOnce();
-        return moved === null ? 'follower' : moved === 0 ? 'caught-up' : 'more';
+        // A short batch read the log to its end: the next wake-up brings more.
+        return moved === null ? 'follower' : moved < BATCH ? 'caught-up' : 'more';
       },
     );
   }
 
   get isLeader(): boolean {
     return this.loop.isLeader;
+  }
+
+  /** The server process id of the lock's connection while this process leads. */
+  get leaderPid(): number | undefined {
+    return this.loop.pid;
   }
 
   start(options: DispatcherOptions = {}): void {
@@ -97,29 +121,49 @@ export class NotificationDispatcher {
     const client = await this.loop.lead();
     if (!client) return null;
     await this.sweep();
-    const checkpoint = await loadCheckpoint(client, DISPATCHER_CHECKPOINT);
-    const events = await this.store.readAll(checkpoint, BATCH);
-    if (events.length === 0) return 0;
+    const term = this.loop.term;
+    if (this.position?.term !== term) {
+      // Another leader may have moved it while this process did not hold the lock.
+      const checkpoint = await loadCheckpoint(client, DISPATCHER_CHECKPOINT);
+      this.position = { term, checkpoint, unsaved: 0, since: Date.now() };
+    }
+    const position = this.position;
+    const events = await this.store.readAll(position.checkpoint, BATCH);
+    if (events.length === 0) {
+      // Caught up: what job-less batches moved is saved now, in one commit.
+      if (position.unsaved) await this.save(client, [], position.checkpoint!);
+      return 0;
+    }
     await this.notifications.forgetDeletedUsers(userDeletions(events));
     const jobs = await this.planner.plan(events);
     if (jobs.length)
       await withTimeout(this.queue.enqueue(jobs), ENQUEUE_TIMEOUT_MS, 'Queueing notifications');
     const last = events[events.length - 1];
+    const checkpoint = { transactionId: last.transactionId, position: last.position };
+    const unsaved = position.unsaved + events.length;
+    if (jobs.length || unsaved >= SAVE_EVERY_EVENTS || Date.now() - position.since >= SAVE_EVERY_MS)
+      await this.save(client, jobs, checkpoint);
+    else if (this.position === position) {
+      position.checkpoint = checkpoint;
+      position.unsaved = unsaved;
+    }
+    return events.length;
+  }
+
+  /** Records `jobs` as queued and moves the stored checkpoint to `checkpoint`, in one commit. */
+  private async save(client: Client, jobs: NotificationJob[], checkpoint: Checkpoint): Promise<void> {
+    const position = this.position!;
     await client.query('BEGIN');
     try {
       await this.notifications.recordQueued(jobs, client);
-      await saveCheckpoint(
-        client,
-        DISPATCHER_CHECKPOINT,
-        { transactionId: last.transactionId, position: last.position },
-        { onlyForward: true },
-      );
+      await saveCheckpoint(client, DISPATCHER_CHECKPOINT, checkpoint, { onlyForward: true });
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
-    return events.length;
+    // Moved only once committed: a failed commit leaves the batch to be done again.
+    if (this.position === position) Object.assign(position, { checkpoint, unsaved: 0, since: Date.now() });
   }
 
   private async sweep(): Promise<void> {

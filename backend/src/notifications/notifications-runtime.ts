@@ -11,8 +11,9 @@ import { NOTIFICATION_QUEUE, type NotificationQueue } from './queue/notification
 import { NotificationWorker } from './workers/notification.worker.js';
 
 /**
- * Starts what this process's role runs: the dispatcher everywhere (the advisory lock lets one
- * process at a time advance it), the workers in `worker` and `all`; stops them before the database
+ * Starts what this process's role runs: the dispatcher and the workers in `worker` and `all`
+ * (the dispatcher's advisory lock lets one process at a time advance it), nothing in `api`, which
+ * only answers requests (and queues direct notifications); stops them before the database
  * connections close.
  */
 @Injectable()
@@ -31,10 +32,14 @@ export class NotificationsRuntime implements OnApplicationBootstrap, OnModuleDes
   }
 
   onApplicationBootstrap(): void {
-    if (this.runsWorkers) this.queue.process(this.worker.handle, { concurrency: this.config.concurrency });
+    if (!this.runsWorkers) {
+      this.logger.log(`Notifications: ${this.queue.driver} queue; dispatched and sent by the workers.`);
+      return;
+    }
+    this.queue.process(this.worker.handle, { concurrency: this.config.concurrency });
     this.dispatcher.start();
     this.logger.log(
-      `Notifications: ${this.queue.driver} queue; ${this.runsWorkers ? `workers (concurrency ${this.config.concurrency}) and ` : ''}dispatcher.`,
+      `Notifications: ${this.queue.driver} queue; workers (concurrency ${this.config.concurrency}) and dispatcher.`,
     );
   }
 

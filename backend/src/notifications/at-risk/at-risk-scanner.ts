@@ -17,7 +17,7 @@ const SCAN_LOCK_ID = '7240913350164081005';
  * CaseAtRisk event through the case's own command path, which the notification policy turns into
  * a manager_alert, push and email to the Managers. The domain refuses a second alert of one kind
  * on one day for a case, so a restart, an overlapping scan or a second process never repeats one;
- * the advisory lock only spares the other processes the same work.
+ * the advisory lock only spares the other processes the same work. Runs in `worker` and `all`.
  */
 @Injectable()
 export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
@@ -44,7 +44,8 @@ export class AtRiskScanner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): Promise<void> {
-    return this.job.start();
+    // The API process answers requests and nothing else: the workers scan (PROCESS_ROLE).
+    return this.config.processRole === 'api' ? Promise.resolve() : this.job.start();
   }
 
   onModuleDestroy(): Promise<void> {

@@ -5,7 +5,7 @@ import { MaterialsStoreModule } from '../../materials-store/materials-store.modu
 import { NotificationsCoreModule } from '../notifications.module.js';
 import { AtRiskScanner } from './at-risk-scanner.js';
 
-/** The at-risk scan: in the processes that run case commands (the API), one at a time. */
+/** The at-risk scan: in the worker processes (and `all`), one at a time. */
 @Module({
   imports: [CasesModule, NotificationsCoreModule, MaterialsStoreModule, BillingModule],
   providers: [AtRiskScanner],
