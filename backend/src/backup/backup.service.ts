@@ -210,13 +210,6 @@ export class BackupService {
       runner,
     );
     await this.importUsers(runner, users, metadata);
-    // For the rest of this transaction, lz4 compresses the large case documents (the events and
-    // the case_view rows) where the server has it: far less of PostgreSQL's CPU than its default
-    // pglz, as in the rebuild (docs/performance.md). Reads decompress either kind.
-    await runner.query(
-      `SELECT set_config('default_toast_compression', 'lz4', true)
-         FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)`,
-    );
     const imported = await this.caseImport.importCases(cases, actor, metadata.correlationId, runner);
     await this.deleteCasesNotIn(
       runner,
