@@ -7,6 +7,7 @@ import { foldCase, type Case } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../backend/src/cases/case-events';
 import { CaseKeys } from '../backend/src/event-store/encryption/case-keys';
+import { encryptStoredEvents } from '../backend/src/event-store/encryption/encrypt-stored-events';
 import { loadMasterKey } from '../backend/src/event-store/encryption/master-key';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
 import { createTestDatabase } from '../test/support/database';
@@ -22,7 +23,8 @@ import { fillLog, syntheticCaseId } from './support/synthetic-log';
  * `npm run replay` runs after building; the admin endpoint's service runs the same
  * ProjectionRebuilder). The rate is the rebuilder's own: events / wall time of the whole run —
  * statistics check, shadow tables, replay, catch-up and swap — without the process's start-up.
- * The replay process's CPU (start-up included) is printed beside it.
+ * The replay process's CPU (start-up included) is printed beside it; the one-time encryption of
+ * the synthetic log's plaintext patient fields runs before it, in this process, timed apart.
  */
 const BENCH = 'bench/rebuild.bench.ts';
 const TARGET = 100_000;
@@ -83,9 +85,13 @@ describe('projection rebuild', () => {
         );
         // What limits it, from this run: the replay process's CPU profile, PostgreSQL's wait events.
         const profileDir = mkdtempSync(join(tmpdir(), 'af-bench-replay-'));
-        // The replay first encrypts the synthetic log's patient fields (as a start after an
-        // upgrade would), under this master key; the check below reads them with it.
+        // The synthetic log is written in plaintext: its patient fields are encrypted first, as a
+        // start after an upgrade would (the replay's own start then skips that step), so that the
+        // replay process's CPU and profile are the rebuild's alone. Same master key for the check.
         const masterKeyFile = join(profileDir, 'master.key');
+        const encryptStarted = Date.now();
+        const encrypted = await encryptStoredEvents(database.url, masterKeyFile);
+        const encryptMs = Date.now() - encryptStarted;
         const waits = sampleWaitEvents(database.url);
         const { rate, swapMs, cpuSeconds } = await replay(database.url, profileDir, masterKeyFile);
         const waited = await waits();
@@ -100,7 +106,9 @@ describe('projection rebuild', () => {
         recordFigure({
           id,
           figure: `Projection rebuild, ${thousands(events)} events in the log (npm run replay)`,
-          measured: `${thousands(rate)} events/s (${(events / rate).toFixed(1)} s, swap ${swapMs} ms${cpu})`,
+          measured:
+            `${thousands(rate)} events/s (${(events / rate).toFixed(1)} s, swap ${swapMs} ms${cpu}; ` +
+            `before it, encrypting the plaintext log's ${thousands(encrypted)} events with patient fields took ${(encryptMs / 1000).toFixed(1)} s)`,
           target: '≥ 100,000 events/s',
           met: rate >= TARGET,
           bench: BENCH,

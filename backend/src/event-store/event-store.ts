@@ -73,10 +73,10 @@ export class EventStore {
     metadata: EventMetadata,
     queryRunner?: QueryRunner,
   ): Promise<number> {
-    if (!this.cipher) return appendMany(this.dataSource, batch, metadata, this.codec, queryRunner);
-    return this.cipher
-      .seal(batch.map((entry) => ({ ...entry, metadata })))
-      .then((sealed) => appendMany(this.dataSource, sealed, metadata, this.codec, queryRunner));
+    const cipher = this.cipher;
+    // Sealed part by part, each part while the statement of the one before runs (bulk-append.ts).
+    const seal = cipher && ((appends: StreamAppend[]) => cipher.seal(appends));
+    return appendMany(this.dataSource, batch, metadata, this.codec, queryRunner, seal);
   }
 
   readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {

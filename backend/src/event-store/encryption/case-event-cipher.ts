@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { EventCipher, NewEvent, RecordedEvent, StreamAppend } from '../event-types.js';
 import type { CaseKeys } from './case-keys.js';
+import { freshIv } from './random-ivs.js';
 import {
   caseOfStream,
   erasedValue,
@@ -11,6 +12,8 @@ import {
 } from './sealed-fields.js';
 
 const VERSION = 'v1:';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 /** The data's key that holds an event's one ciphertext. */
 export const SEALED_BATCH = '$sealed';
 
@@ -133,25 +136,28 @@ export function sealEvent(event: NewEvent, caseId: string, key: Buffer): NewEven
 }
 
 export function sealValue(value: unknown, caseId: string, key: Buffer): string {
-  const iv = randomBytes(12);
+  const iv = freshIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(caseId, 'utf8'));
-  const plain = Buffer.from(JSON.stringify(value), 'utf8');
-  return (
-    VERSION +
-    Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString('base64')
-  );
+  const body = cipher.update(JSON.stringify(value), 'utf8');
+  cipher.final(); // GCM is a stream mode: final adds no bytes, it computes the tag
+  const sealed = Buffer.allocUnsafe(IV_BYTES + body.length + TAG_BYTES);
+  iv.copy(sealed, 0);
+  body.copy(sealed, IV_BYTES);
+  cipher.getAuthTag().copy(sealed, IV_BYTES + body.length);
+  return VERSION + sealed.toString('base64');
 }
 
 export function openValue(sealed: string, kind: SealedKind, caseId: string, key: Buffer | null): unknown {
   if (!key || !sealed.startsWith(VERSION)) return erasedValue(kind);
   const raw = Buffer.from(sealed.slice(VERSION.length), 'base64');
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
     decipher.setAAD(Buffer.from(caseId, 'utf8'));
-    decipher.setAuthTag(raw.subarray(raw.length - 16));
-    const plain = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
-    return JSON.parse(plain.toString('utf8'));
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    const plain = decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES), undefined, 'utf8');
+    // final throws when the tag does not authenticate: nothing of `plain` is used before it.
+    return JSON.parse(plain + decipher.final('utf8'));
   } catch {
     // Sealed under a key that is no more (the case was erased, then written to again).
     return erasedValue(kind);

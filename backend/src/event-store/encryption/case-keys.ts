@@ -1,9 +1,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { MasterKey } from './master-key.js';
+import { freshIv } from './random-ivs.js';
 
 /** Unwrapped keys kept per process; past this many the oldest used go first. */
 const CACHED_KEYS = 50_000;
+const KEY_BYTES = 32;
 
 type Db = DataSource | QueryRunner;
 type KeyRow = { case_id: string; wrapped_key: string; master_key_id: string };
@@ -39,22 +41,45 @@ export class CaseKeys {
       return !key;
     });
     if (!missing.length) return keys;
-    const fresh = missing.map(() => randomBytes(32));
-    // One round trip: the keys inserted now, and those that already existed. Committed at once,
-    // outside any transaction of the caller: a key this process caches must exist whatever becomes
-    // of the append it was made for (an unused key costs a row).
-    const rows: KeyRow[] = await this.dataSource.query(
-      `WITH made AS (
-         INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (case_id) DO NOTHING
-         RETURNING case_id, wrapped_key, master_key_id)
-       SELECT * FROM made
-       UNION ALL
-       SELECT case_id, wrapped_key, master_key_id FROM case_keys
-        WHERE case_id = ANY($1::text[]) AND case_id NOT IN (SELECT case_id FROM made)`,
-      [missing, fresh.map((key) => this.wrap(key)), missing.map(() => this.master.id)],
+    // One draw of random bytes for all the new keys, each key a copy of its own slice.
+    const random = randomBytes(KEY_BYTES * missing.length);
+    const fresh = new Map(
+      missing.map((id, index) => [
+        id,
+        Buffer.from(random.subarray(index * KEY_BYTES, (index + 1) * KEY_BYTES)),
+      ]),
     );
-    for (const [id, key] of this.unwrapRows(missing, rows)) if (key) keys.set(id, key);
+    random.fill(0);
+    // One round trip: the keys inserted now (their ids alone: this process holds them already),
+    // and the wrapped keys of those that existed. The ids and wraps go as one JSON document:
+    // node-pg quotes every element of an array parameter, which costs more than the statement.
+    // Committed at once, outside any transaction of the caller: a key this process caches must
+    // exist whatever becomes of the append it was made for (an unused key costs a row).
+    const rows: (KeyRow & { made: boolean })[] = await this.dataSource.query(
+      `WITH input AS (SELECT * FROM json_to_recordset($1::json) AS r(case_id text, wrapped_key text)),
+       made AS (
+         INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
+         SELECT case_id, wrapped_key, $2::text FROM input ON CONFLICT (case_id) DO NOTHING
+         RETURNING case_id)
+       SELECT case_id, NULL AS wrapped_key, NULL AS master_key_id, true AS made FROM made
+       UNION ALL
+       SELECT case_id, wrapped_key, master_key_id, false FROM case_keys
+        WHERE case_id IN (SELECT case_id FROM input) AND case_id NOT IN (SELECT case_id FROM made)`,
+      [
+        JSON.stringify(missing.map((id) => ({ case_id: id, wrapped_key: this.wrap(fresh.get(id)!) }))),
+        this.master.id,
+      ],
+    );
+    for (const row of rows.filter((row) => row.made)) {
+      keys.set(row.case_id, fresh.get(row.case_id)!);
+      this.remember(row.case_id, fresh.get(row.case_id)!);
+    }
+    const existed = rows.filter((row) => !row.made);
+    for (const [id, key] of this.unwrapRows(
+      existed.map((row) => row.case_id),
+      existed,
+    ))
+      if (key) keys.set(id, key);
     // A key made by a concurrent writer after this statement's snapshot: read it now.
     const late = missing.filter((id) => !keys.has(id));
     if (late.length) for (const [id, key] of await this.load(late)) if (key) keys.set(id, key);
@@ -154,7 +179,7 @@ export class CaseKeys {
 }
 
 function wrapUnder(master: MasterKey, key: Buffer): string {
-  const iv = randomBytes(12);
+  const iv = freshIv();
   const cipher = createCipheriv('aes-256-gcm', master.key, iv);
   const sealed = Buffer.concat([iv, cipher.update(key), cipher.final(), cipher.getAuthTag()]);
   return sealed.toString('base64');

@@ -53,10 +53,13 @@ export async function encryptStoredEvents(
         await lock.startTransaction();
         try {
           await lock.query('ALTER TABLE events DISABLE TRIGGER events_no_update_or_delete');
+          // The documents as one text of JSON lines (JSON.stringify writes no raw newline): node-pg
+          // would quote every '"' of each one in a text[] parameter.
           await lock.query(
             `UPDATE events e SET data = u.data::jsonb
-               FROM unnest($1::bigint[], $2::text[]) AS u(position, data) WHERE e.global_position = u.position`,
-            [updates.map((update) => update.position), updates.map((update) => update.data)],
+               FROM unnest($1::bigint[], string_to_array($2::text, E'\\n')) AS u(position, data)
+              WHERE e.global_position = u.position`,
+            [updates.map((update) => update.position), updates.map((update) => update.data).join('\n')],
           );
           await lock.query('ALTER TABLE events ENABLE TRIGGER events_no_update_or_delete');
           await lock.commitTransaction();

@@ -82,41 +82,80 @@ export function isSealed(value: unknown): value is SealedValue {
  * along the changed paths only, never changed in place (the caller's events stay as they were).
  * Null, absent and empty-string values stay as they are: they say nothing, and an erased case
  * must read them as it did before (an empty plan note stays empty, not "[erased]").
+ *
+ * The type's paths are walked together, as a tree (FIELD_TREES): each object on them is copied
+ * at most once, however many of its fields change (a CaseImported changes about eight).
  */
 export function mapSealedFields(
   type: string,
   data: unknown,
   change: (value: unknown, kind: SealedKind) => unknown,
 ): unknown {
-  const fields = SEALED_FIELDS[type];
-  if (!fields) return data;
-  let result = data;
-  for (const [path, kind] of fields) result = mapAt(result, path, 0, (value) => change(value, kind));
-  return result;
+  const tree = FIELD_TREES.get(type);
+  return tree ? mapNode(data, tree, change) : data;
 }
 
-function mapAt(node: unknown, path: string[], depth: number, change: (value: unknown) => unknown): unknown {
-  if (node === null || typeof node !== 'object') return node;
-  const step = path[depth];
-  if (step === '*') {
-    if (!Array.isArray(node)) return node;
-    let copy: unknown[] | undefined;
-    node.forEach((element, index) => {
-      const next = mapAt(element, path, depth + 1, change);
-      if (next !== element) (copy ??= [...node])[index] = next;
+/** A type's fields as a tree of their paths: a step's subtree, or at a field's end its kind. */
+interface FieldTree {
+  steps: [step: string, next: FieldTree | SealedKind][];
+}
+
+const FIELD_TREES = new Map(Object.entries(SEALED_FIELDS).map(([type, fields]) => [type, treeOf(fields)]));
+
+function treeOf(fields: readonly Field[]): FieldTree {
+  const root: FieldTree = { steps: [] };
+  for (const [path, kind] of fields) {
+    let node = root;
+    path.forEach((step, depth) => {
+      const found = node.steps.find(([name]) => name === step);
+      if (depth === path.length - 1) {
+        if (!found) node.steps.push([step, kind]);
+        return;
+      }
+      if (found && typeof found[1] === 'object') node = found[1];
+      else {
+        const next: FieldTree = { steps: [] };
+        node.steps.push([step, next]);
+        node = next;
+      }
     });
-    return copy ?? node;
   }
-  const record = node as Record<string, unknown>;
-  if (!(step in record)) return node;
-  const value = record[step];
-  const next =
-    depth === path.length - 1
-      ? value === null || value === undefined || value === ''
-        ? value
-        : change(value)
-      : mapAt(value, path, depth + 1, change);
-  return next === value ? node : { ...record, [step]: next };
+  return root;
+}
+
+function mapNode(
+  node: unknown,
+  tree: FieldTree,
+  change: (value: unknown, kind: SealedKind) => unknown,
+): unknown {
+  if (node === null || typeof node !== 'object') return node;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (const [step, next] of tree.steps) {
+    if (step === '*') {
+      if (!Array.isArray(node)) continue;
+      for (let index = 0; index < node.length; index++) {
+        const element: unknown = node[index];
+        const changed = mapStep(element, next, change);
+        if (changed !== element) ((copy as unknown[] | undefined) ??= [...node])[index] = changed;
+      }
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    if (!(step in record)) continue;
+    const value = record[step];
+    const changed = mapStep(value, next, change);
+    if (changed !== value) ((copy as Record<string, unknown> | undefined) ??= { ...record })[step] = changed;
+  }
+  return copy ?? node;
+}
+
+function mapStep(
+  value: unknown,
+  next: FieldTree | SealedKind,
+  change: (value: unknown, kind: SealedKind) => unknown,
+): unknown {
+  if (typeof next === 'object') return mapNode(value, next, change);
+  return value === null || value === undefined || value === '' ? value : change(value, next);
 }
 
 /** The case a stream belongs to, or null for streams that are not a case's. */
