@@ -145,9 +145,32 @@ function layerOf({ functionName, url }: ProfileNode['callFrame']): string {
   if (!url) return functionName.startsWith('(') ? functionName : `(native) ${functionName}`;
   const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (module) return module;
-  if (url.startsWith('node:')) return 'node:' + (url.split('/')[1] ?? url);
+  if (url.startsWith('node:')) return url.split('/').slice(0, 2).join('/');
   const own = /backend\/dist\/(.*)$/.exec(url);
   return own ? `app: ${own[1]}` : /libs\/domain/.test(url) ? 'domain' : url;
+}
+
+/** The framework's parts, and what lies around them. */
+const GROUPS: [string, RegExp][] = [
+  ['Nest', /^@nestjs\//],
+  [
+    'Express and its router',
+    /^(express|router|path-to-regexp|body-parser|cookie-parser|finalhandler|send|type-is|raw-body|qs)$/,
+  ],
+  ['rxjs', /^rxjs$/],
+  ['AsyncLocalStorage', /^node:async_hooks$/],
+  ['helmet', /^helmet$/],
+  ['session gate', /^app: (security|sessions)\//],
+  ['metrics', /^(app: metrics\/|prom-client$)/],
+  ['request log', /^(pino|sonic-boom|app: logging\/)/],
+  ['pg and typeorm', /^(pg|pg-protocol|pg-pool|typeorm)$/],
+  ['Node http, streams, events', /^node:/],
+  ['native (socket writes…)', /^\(native\)/],
+  ['garbage collector', /^\(garbage collector\)$/],
+];
+
+function groupOf(layer: string): string {
+  return GROUPS.find(([, pattern]) => pattern.test(layer))?.[0] ?? 'other (our code, domain, …)';
 }
 
 /** Self samples by layer, as ms of CPU per request (samples scaled to the measured CPU). */
@@ -174,7 +197,12 @@ function profileByLayer(file: string, cpuMsPerRequest: number, top = 14): string
           `${name} ${((100 * hits) / busy).toFixed(0)}% (${((cpuMsPerRequest * hits) / busy).toFixed(3)} ms)`,
       )
       .join(', ');
-  return share(layers) + (process.env.HTTP_FUNCTIONS ? `\n    by function (self): ${share(functions)}` : '');
+  const groups = new Map<string, number>();
+  for (const [layer, hits] of layers) groups.set(groupOf(layer), (groups.get(groupOf(layer)) ?? 0) + hits);
+  return (
+    `${share(groups)}\n    by layer (self): ${share(layers)}` +
+    (process.env.HTTP_FUNCTIONS ? `\n    by function (self): ${share(functions)}` : '')
+  );
 }
 
 async function profiled<T>(api: Api, work: () => Promise<T & { cpuMs: number }>) {
@@ -279,7 +307,7 @@ describe('the HTTP layer, A/B', () => {
             Object.entries(figures)
               .map(([kind, f]) => {
                 const { p50, p99, perSecond, cpuMs, profile } = f as Record<string, number | string>;
-                return `  ${kind}: p50 ${p50} ms, p99 ${p99} ms, ${thousands(perSecond as number)}/s, ${cpuMs} ms API CPU/request${profile ? `\n    by layer (self): ${profile}` : ''}`;
+                return `  ${kind}: p50 ${p50} ms, p99 ${p99} ms, ${thousands(perSecond as number)}/s, ${cpuMs} ms API CPU/request${profile ? `\n    by part (self): ${profile}` : ''}`;
               })
               .join('\n') +
             '\n',
