@@ -82,7 +82,7 @@ export class SessionGate {
   }
 
   middleware(apiPrefix: string): RequestHandler {
-    const find = this.routeFinder(apiPrefix);
+    const find = routeFinder(this.routes(apiPrefix), apiPrefix);
     const apiPath = new RegExp(`^${escapeRegExp(apiPrefix)}(/|$)`, 'i');
     const check = (request: GatedRequest, response: Response, next: NextFunction) => {
       this.resolveSession(request).then(() => {
@@ -106,57 +106,6 @@ export class SessionGate {
     };
   }
 
-  /**
-   * The route a request will reach, matched by Express's own route layers (the same path syntax,
-   * case and trailing-slash rules as Nest's routes), first registered wins. Only the layers of
-   * the request's method whose first segment can match are tried: walking one router of every
-   * endpoint per request cost more than the rest of a 304's own work.
-   */
-  private routeFinder(apiPrefix: string): (method: string, path: string) => GatedRoute | undefined {
-    const router = Router();
-    // Express's types leave out a layer's match, which the gate needs.
-    const layers = router.stack as unknown as Layer[];
-    const found = new Map<Layer, GatedRoute>();
-    for (const route of this.routes(apiPrefix)) {
-      (router[route.method as 'get'] as (path: string, handler: RequestHandler) => unknown)(route.path, noop);
-      found.set(layers.at(-1)!, { path: route.path, isPublic: route.isPublic });
-    }
-    const firstSegment = (path: string) =>
-      path
-        .slice(apiPrefix.length + 1)
-        .split('/', 1)[0]
-        .toLowerCase();
-    const literalFirstSegments = new Set(
-      [...found.values()]
-        .map((route) => firstSegment(route.path))
-        .filter((segment) => !/[:*{(?]/.test(segment)),
-    );
-    /** For each method and literal first segment, the layers to try, in registration order. */
-    const buckets = new Map<string, Layer[]>();
-    const bucket = (method: string, segment: string | undefined) => {
-      const key = `${method} ${segment ?? ':'}`;
-      let list = buckets.get(key);
-      if (!list) {
-        list = layers.filter((layer) => {
-          if (!layer.route!._handlesMethod(method)) return false;
-          const own = firstSegment(found.get(layer)!.path);
-          return !literalFirstSegments.has(own) || own === segment;
-        });
-        buckets.set(key, list);
-      }
-      return list;
-    };
-    return (method, path) => {
-      const segment = firstSegment(path);
-      const candidates = bucket(
-        method.toLowerCase(),
-        literalFirstSegments.has(segment) ? segment : undefined,
-      );
-      for (const layer of candidates) if (layer.match(path)) return found.get(layer);
-      return undefined;
-    };
-  }
-
   private async resolveSession(request: GatedRequest): Promise<void> {
     const token = sessionToken(request);
     if (token) {
@@ -165,6 +114,57 @@ export class SessionGate {
     }
     request.sessionResolved = true;
   }
+}
+
+/**
+ * The route a request will reach, matched by Express's own route layers (the same path syntax,
+ * case and trailing-slash rules as Nest's routes), first registered wins. Only the layers of
+ * the request's method whose first segment can match are tried: walking a router of every
+ * endpoint per request cost several times the lookup (docs/performance.md, "The HTTP layer").
+ */
+export function routeFinder(
+  routes: { method: string; path: string; isPublic: boolean }[],
+  apiPrefix: string,
+): (method: string, path: string) => GatedRoute | undefined {
+  const router = Router();
+  // Express's types leave out a layer's match, which the gate needs.
+  const layers = router.stack as unknown as Layer[];
+  const found = new Map<Layer, GatedRoute>();
+  for (const route of routes) {
+    (router[route.method as 'get'] as (path: string, handler: RequestHandler) => unknown)(route.path, noop);
+    found.set(layers.at(-1)!, { path: route.path, isPublic: route.isPublic });
+  }
+  const firstSegment = (path: string) =>
+    path
+      .slice(apiPrefix.length + 1)
+      .split('/', 1)[0]
+      .toLowerCase();
+  const literalFirstSegments = new Set(
+    [...found.values()]
+      .map((route) => firstSegment(route.path))
+      .filter((segment) => !/[:*{(?]/.test(segment)),
+  );
+  /** For each method and literal first segment, the layers to try, in registration order. */
+  const buckets = new Map<string, Layer[]>();
+  const bucket = (method: string, segment: string | undefined) => {
+    const key = `${method} ${segment ?? ':'}`;
+    let list = buckets.get(key);
+    if (!list) {
+      list = layers.filter((layer) => {
+        if (!layer.route!._handlesMethod(method)) return false;
+        const own = firstSegment(found.get(layer)!.path);
+        return !literalFirstSegments.has(own) || own === segment;
+      });
+      buckets.set(key, list);
+    }
+    return list;
+  };
+  return (method, path) => {
+    const segment = firstSegment(path);
+    const candidates = bucket(method.toLowerCase(), literalFirstSegments.has(segment) ? segment : undefined);
+    for (const layer of candidates) if (layer.match(path)) return found.get(layer);
+    return undefined;
+  };
 }
 
 const noop = () => undefined;

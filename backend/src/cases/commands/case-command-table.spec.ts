@@ -4,7 +4,7 @@ import { CASE_COMMAND_TABLE, type DomainRoute, type RouteInput } from './case-co
 const input = <Body>(params: Record<string, string>, body: Body): RouteInput<Body> => ({
   params,
   body,
-  actor: { username: 'admin', role: 'Admin' } as RouteInput<Body>['actor'],
+  actor: { username: 'admin', role: 'Manager' },
   options: { correlationId: 'c-1' },
 });
 
