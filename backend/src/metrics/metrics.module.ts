@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { CommandMetrics } from './command-metrics.js';
+import { COMMAND_COUNTS } from '../cases/commands/command-counts.js';
+import { commandCounts, CommandMetrics } from './command-metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { DELIVERY_OUTCOMES } from '../notifications/workers/notification.worker.js';
 import { Metrics } from './metrics.js';
@@ -16,8 +16,10 @@ import { Metrics } from './metrics.js';
       useFactory: (metrics: Metrics) => metrics.notifications,
       inject: [Metrics],
     },
+    // The case route table counts its commands here without importing metrics/.
+    { provide: COMMAND_COUNTS, useFactory: commandCounts, inject: [Metrics] },
   ],
-  exports: [Metrics, DELIVERY_OUTCOMES],
+  exports: [Metrics, DELIVERY_OUTCOMES, COMMAND_COUNTS],
 })
 export class MetricsCoreModule {}
 
@@ -25,6 +27,6 @@ export class MetricsCoreModule {}
 @Module({
   imports: [MetricsCoreModule],
   controllers: [MetricsController],
-  providers: [CommandMetrics, { provide: APP_INTERCEPTOR, useExisting: CommandMetrics }],
+  providers: [CommandMetrics],
 })
 export class MetricsModule {}

@@ -82,15 +82,7 @@ export class SessionGate {
   }
 
   middleware(apiPrefix: string): RequestHandler {
-    const router = Router();
-    for (const route of this.routes(apiPrefix)) {
-      const found: GatedRoute = { path: route.path, isPublic: route.isPublic };
-      const register = router[route.method as 'get'].bind(router);
-      register(route.path, (request: Request, _: Response, next: NextFunction) => {
-        (request as GatedRequest).gatedRoute = found;
-        next('router');
-      });
-    }
+    const find = routeFinder(this.routes(apiPrefix), apiPrefix);
     const apiPath = new RegExp(`^${escapeRegExp(apiPrefix)}(/|$)`, 'i');
     const check = (request: GatedRequest, response: Response, next: NextFunction) => {
       this.resolveSession(request).then(() => {
@@ -99,10 +91,18 @@ export class SessionGate {
       }, next);
     };
     return (request: Request, response: Response, next: NextFunction) => {
-      if (!apiPath.test(request.path)) return next();
+      const path = request.path;
+      if (!apiPath.test(path)) return next();
       // The router itself would answer an OPTIONS request it has no route for; Nest has none either.
-      if (request.method === 'OPTIONS') return check(request, response, next);
-      router(request, response, (error?: unknown) => (error ? next(error) : check(request, response, next)));
+      if (request.method !== 'OPTIONS') {
+        try {
+          (request as GatedRequest).gatedRoute = find(request.method, path);
+        } catch (error) {
+          // A malformed escape in a parameter: the router's 400, as Nest's own router would answer.
+          return next(error);
+        }
+      }
+      check(request, response, next);
     };
   }
 
@@ -114,6 +114,65 @@ export class SessionGate {
     }
     request.sessionResolved = true;
   }
+}
+
+/**
+ * The route a request will reach, matched by Express's own route layers (the same path syntax,
+ * case and trailing-slash rules as Nest's routes), first registered wins. Only the layers of
+ * the request's method whose first segment can match are tried: walking a router of every
+ * endpoint per request cost several times the lookup (docs/performance.md, "The HTTP layer").
+ */
+export function routeFinder(
+  routes: { method: string; path: string; isPublic: boolean }[],
+  apiPrefix: string,
+): (method: string, path: string) => GatedRoute | undefined {
+  const router = Router();
+  // Express's types leave out a layer's match, which the gate needs.
+  const layers = router.stack as unknown as Layer[];
+  const found = new Map<Layer, GatedRoute>();
+  for (const route of routes) {
+    (router[route.method as 'get'] as (path: string, handler: RequestHandler) => unknown)(route.path, noop);
+    found.set(layers.at(-1)!, { path: route.path, isPublic: route.isPublic });
+  }
+  const firstSegment = (path: string) =>
+    path
+      .slice(apiPrefix.length + 1)
+      .split('/', 1)[0]
+      .toLowerCase();
+  const literalFirstSegments = new Set(
+    [...found.values()]
+      .map((route) => firstSegment(route.path))
+      .filter((segment) => !/[:*{(?]/.test(segment)),
+  );
+  /** For each method and literal first segment, the layers to try, in registration order. */
+  const buckets = new Map<string, Layer[]>();
+  const bucket = (method: string, segment: string | undefined) => {
+    const key = `${method} ${segment ?? ':'}`;
+    let list = buckets.get(key);
+    if (!list) {
+      list = layers.filter((layer) => {
+        if (!layer.route!._handlesMethod(method)) return false;
+        const own = firstSegment(found.get(layer)!.path);
+        return !literalFirstSegments.has(own) || own === segment;
+      });
+      buckets.set(key, list);
+    }
+    return list;
+  };
+  return (method, path) => {
+    const segment = firstSegment(path);
+    const candidates = bucket(method.toLowerCase(), literalFirstSegments.has(segment) ? segment : undefined);
+    for (const layer of candidates) if (layer.match(path)) return found.get(layer);
+    return undefined;
+  };
+}
+
+const noop = () => undefined;
+
+/** What the gate uses of a router's layer: its match, with Express's path rules, and its route. */
+interface Layer {
+  match(path: string): unknown;
+  route?: { _handlesMethod(method: string): boolean };
 }
 
 function asList(paths: string | string[] | undefined): string[] {

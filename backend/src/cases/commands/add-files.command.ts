@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { checkAddedFiles, type Case } from '@alignerflow/domain';
 import { CaseCommandService } from '../case-command.service.js';
 import { claimUploadsForCase } from './upload-claims.js';
-import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
+import { CaseCommandBase } from './case-command.base.js';
 
 export class AddFilesCommand extends CaseCommandBase<{ files: unknown }> {}
 
@@ -22,10 +22,3 @@ export class AddFilesHandler implements ICommandHandler<AddFilesCommand, Case> {
     });
   }
 }
-
-export class RemoveFileCommand extends CaseCommandBase<{ url: unknown; reason: unknown }> {}
-
-export const RemoveFileHandler = caseCommandHandler(RemoveFileCommand, ({ input }) => ({
-  type: 'RemoveFile',
-  ...input,
-}));

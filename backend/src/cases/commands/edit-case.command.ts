@@ -1,8 +1,0 @@
-import { CaseCommandBase, caseCommandHandler } from './case-command.base.js';
-
-export class EditCaseCommand extends CaseCommandBase<{ fields: Record<string, unknown> }> {}
-
-export const EditCaseHandler = caseCommandHandler(EditCaseCommand, ({ input }) => ({
-  type: 'EditCase',
-  ...input,
-}));
