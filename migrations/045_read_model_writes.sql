@@ -3,9 +3,12 @@
 -- last_position) and leaves the document as it was, so its update can stay on the row's page
 -- without new index entries (a HOT update) — once last_position has no index. Its only reader
 -- was the case list's periodic shape check (max(last_position)), which now takes the log's last
--- position instead (backend/src/cases/case-list-cache.ts). Room on each page for the new versions.
+-- position instead (backend/src/cases/case-list-cache.ts). Room on each page for the new versions,
+-- and small versions: a case's document (a kilobyte or two once compressed) goes to the TOAST
+-- table rather than staying in the row, so the row's new version fits beside the old one, and a
+-- version that keeps the document keeps its TOAST pointer (no copy of the document in the WAL).
 DROP INDEX IF EXISTS case_view_last_position;
-ALTER TABLE case_view SET (fillfactor = 90);
+ALTER TABLE case_view SET (fillfactor = 90, toast_tuple_target = 128);
 
 -- report_cases.stage_ms plus the stage times `added` (both as stage_ms: milliseconds per slot,
 -- NULL where none): a command's row brings what its events added, and the stored row keeps the sum.

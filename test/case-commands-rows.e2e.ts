@@ -48,15 +48,18 @@ describe('the rows a command writes', () => {
       'SELECT version, note_count, data ? $2 AS has_version FROM case_view WHERE id = $1',
       [id, 'version'],
     );
-    expect(row).toEqual({ version: 4, note_count: 3, has_version: false });
+    // The creation's note, then the three.
+    expect(row).toEqual({ version: 4, note_count: 4, has_version: false });
     const { body } = await admin.get(`/cases/${id}`);
     expect(body.version).toBe(4);
-    expect(body.notes.map((note: { text: string }) => note.text)).toEqual(['one', 'two', 'three']);
-    // The API process reports its table statistics when it is idle (about once a second).
-    const deadline = Date.now() + 30_000;
-    while ((await hotUpdates()) < hotBefore + 3 && Date.now() < deadline)
+    expect(body.notes.slice(1).map((note: { text: string }) => note.text)).toEqual(['one', 'two', 'three']);
+    // In place: before migration 045 no update of case_view could be (last_position was indexed).
+    // A page may still lack the room for one, so at least one of the three. The API process
+    // reports its table statistics when it is idle (about once a second).
+    const deadline = Date.now() + 20_000;
+    while ((await hotUpdates()) === hotBefore && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await hotUpdates()).toBeGreaterThanOrEqual(hotBefore + 3);
+    expect(await hotUpdates()).toBeGreaterThan(hotBefore);
   });
 
   it('rewrites the report row when a command changes what it holds', async () => {

@@ -1,11 +1,4 @@
-import {
-  REPORT_STAGES,
-  STATUS_LABELS,
-  originFrom,
-  type Case,
-  type ReportOrigin,
-  type StageInterval,
-} from '@alignerflow/domain';
+import { REPORT_STAGES, STATUS_LABELS, type Case, type StageInterval } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import {
   updateAll,
@@ -32,18 +25,19 @@ export interface IntervalRow extends StageInterval {
   version: number;
 }
 
-/** The report's origin of a case: the origin its creation (or its restore) gave it. */
-export function reportOrigin(state: Pick<Case, 'origin'>): ReportOrigin | null {
-  return originFrom({ type: 'CaseImported', data: { case: state } }) ?? null;
-}
-
 /**
  * The report_cases values a case's events can change, in REPORT_CASES' order from `patient` to
  * `origin_reason_code`: an event that leaves them as they were, and leaves no status, leaves the
  * row alone (its version and position are those of the last event that changed it).
  */
 export function reportFields(state: Case): unknown[] {
-  const origin = reportOrigin(state);
+  // The origin as originFrom (libs/domain) reads it from a restored case; without its objects:
+  // the replay asks this twice per event.
+  const given = state.origin as { caseId?: unknown; kind?: unknown; reasonCode?: unknown } | null | undefined;
+  const origin =
+    given && typeof given.caseId === 'string' && (given.kind === 'remake' || given.kind === 'refinement')
+      ? given
+      : null;
   return [
     state.patientName ?? '',
     state.doctorName ?? '',
@@ -55,7 +49,7 @@ export function reportFields(state: Case): unknown[] {
     state.deleted ?? false,
     origin?.caseId ?? null,
     origin?.kind ?? null,
-    origin?.reasonCode ?? null,
+    typeof origin?.reasonCode === 'string' ? origin.reasonCode : null,
   ];
 }
 
