@@ -130,15 +130,17 @@ describe('projection rebuild', () => {
         for (const index of [0, Math.floor(log.cases / 2), log.cases - 1]) {
           const caseId = syntheticCaseId(index);
           const expected = foldCase((await store.readStream(`case-${caseId}`)).map(toCaseEvent)) as Case;
-          const [row] = await dataSource.query('SELECT data FROM case_view WHERE id = $1', [caseId]);
+          const [row] = await dataSource.query('SELECT data, version FROM case_view WHERE id = $1', [caseId]);
           const notes = await dataSource.query(
             'SELECT note FROM case_notes WHERE case_id = $1 ORDER BY ordinal',
             [caseId],
           );
-          // A case's notes are rows of their own (case_notes), not part of its document.
-          expect({ ...row.data, notes: notes.map((found: { note: unknown }) => found.note) }).toEqual(
-            expected,
-          );
+          // A case's notes are rows of their own (case_notes), and its version a column: not part of its document.
+          expect({
+            ...row.data,
+            version: row.version,
+            notes: notes.map((found: { note: unknown }) => found.note),
+          }).toEqual(expected);
         }
       } finally {
         await dataSource.destroy();

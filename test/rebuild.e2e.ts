@@ -387,7 +387,6 @@ describe('projection rebuild', () => {
       'case_ids_year',
       'case_notes_pkey',
       'case_view_doctor',
-      'case_view_last_position',
       'case_view_pkey',
       'case_view_stage_records',
       'case_view_status',

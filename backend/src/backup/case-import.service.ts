@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { caseStreamId, originFrom, type Actor, type Case } from '@alignerflow/domain';
+import { caseStreamId, type Actor, type Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import { EventStore } from '../event-store/event-store.js';
-import { LIVE_TABLES } from '../rebuild/read-model-rows.js';
-import { caseIdRows, caseRow, noteRows, writeReadModelRows } from '../rebuild/read-model-rows.js';
+import {
+  caseIdRows,
+  caseRow,
+  LIVE_TABLES,
+  noteRows,
+  writeReadModelRows,
+} from '../rebuild/read-model-rows.js';
 import { reportCaseRow } from '../reports/report-rows.projection.js';
 
 /** What an import did, for the restore's log line and the bulk-import benchmark. */
@@ -21,8 +26,8 @@ export interface CaseImportReport {
  *
  * In bulk, in the caller's transaction: one read of the streams' versions, the events in a few
  * large INSERTs (EventStore.appendMany, which checks the versions read), one read of their
- * positions, and the case_view, case_notes and case_ids rows in one statement each — the rows
- * CaseViewProjection writes for a command, as the projection rebuild writes them. A few
+ * positions, and the rows of every read model in one statement per table — each read model's
+ * own definition, as a command's append and the projection rebuild write them. A few
  * statements however many cases, where one round trip per case made a restore of 100,000 cases
  * take minutes.
  */
@@ -81,14 +86,7 @@ export class CaseImportService {
       caseIds: cases.flatMap((imported) => caseIdRows(imported.id)),
       // A restored case counts in the reports with what it carries, and no stage rows.
       reports: {
-        cases: entries.map((entry) =>
-          reportCaseRow(
-            entry.state as Case,
-            originFrom({ type: 'CaseImported', data: { case: entry.state } }) ?? null,
-            null,
-            entry.position,
-          ),
-        ),
+        cases: entries.map((entry) => reportCaseRow(entry.state as Case, null, entry.position)),
         intervals: [],
         intervalsReplaced: cases.map((imported) => imported.id),
       },

@@ -8,7 +8,6 @@ import {
   evolve,
   followUpCreated,
   leftStatus,
-  originFrom,
   type Actor,
   type Case,
   type CaseCommand,
@@ -28,8 +27,8 @@ import {
 } from '../event-store/event-store.js';
 import { APPEND_FLUSHED, GroupCommit } from '../event-store/group-commit.js';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
-import { CaseViewProjection } from './projections/case-view.projection.js';
-import { reportUpsertSql, type IntervalRow } from '../reports/report-rows.projection.js';
+import { CaseViewProjection, caseViewWrites } from './projections/case-view.projection.js';
+import { reportWrites, type IntervalRow } from '../reports/report-rows.projection.js';
 
 export interface CommandOptions {
   /** The stream version the user saw; a mismatch is a 409 instead of a re-decision. */
@@ -156,26 +155,26 @@ export class CaseCommandService {
   }
 
   /**
-   * One stream's append of `events` decided on `state`, with the case_view row and the reports'
-   * rows they lead to, written in the append's statement.
+   * One stream's append of `events` decided on `state`, with the rows of the read models they
+   * change (the case's, the reports'), written in the append's statement.
    */
   private appendOf(
     state: Case | null,
-    events: NewEvent[],
+    decided: NewEvent[],
     actor: Actor,
     options: CommandOptions,
     now: string,
   ): { append: StreamAppend; next: Case } {
-    // What evolve sees of an event is what a reader of the stream will see: the stored JSON.
-    // The reports' stage rows come from each status an event leaves, as the rebuild finds them.
+    // Each event's JSON is made once: the append stores it, and evolve sees what a reader of the
+    // stream will (the stored JSON). The reports' stage rows come from each status an event
+    // leaves, as the rebuild finds them.
     const intervals: IntervalRow[] = [];
-    let origin = undefined as ReturnType<typeof originFrom>;
-    const next = events.reduce<Case | null>((current, { type, data }) => {
-      const event = { type, data: JSON.parse(JSON.stringify(data ?? null)), actor, at: now } as CaseEvent;
+    const events = decided.map((event) => ({ ...event, json: JSON.stringify(event.data ?? null) }));
+    const next = events.reduce<Case | null>((current, { type, json }) => {
+      const event = { type, data: JSON.parse(json), actor, at: now } as CaseEvent;
       const evolved = evolve(current, event);
       const left = leftStatus(current, event, evolved);
       if (left) intervals.push({ ...left, caseId: evolved.id, version: evolved.version });
-      origin = originFrom(event) ?? origin;
       return evolved;
     }, state)!;
     return {
@@ -186,10 +185,7 @@ export class CaseCommandService {
         events,
         metadata: { actor, correlationId: options.correlationId },
         recordedAt: now,
-        alongside: ({ param, lastPosition, appended }) => [
-          ...this.projection.upsertSql(next, { param, lastPosition, when: appended }, state),
-          ...reportUpsertSql(next, origin, intervals, { param, lastPosition, when: appended }),
-        ],
+        rows: [...caseViewWrites(state, next), ...reportWrites(state, next, intervals)],
       },
     };
   }

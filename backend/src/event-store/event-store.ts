@@ -17,6 +17,7 @@ import {
 import { readStream, readStreamsAfter } from './stream-read.js';
 
 export * from './event-types.js';
+export { writeRows, type ReadModel, type ReadModelColumn, type ReadModelRows } from './read-model.js';
 export { withTransaction, lockStream } from './transactions.js';
 
 /**
@@ -57,7 +58,14 @@ export class EventStore {
     queryRunner?: QueryRunner,
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
     if (!this.cipher) return appendStreams(queryRunner ?? this.dataSource, appends, this.codec);
-    const sealed = await this.cipher.seal(appends);
+    // A sealed event (a new object: the cipher changes no event it is given) is no longer the
+    // JSON its caller made of it.
+    const sealed = (await this.cipher.seal(appends)).map((append, i) => ({
+      ...append,
+      events: append.events.map((event, j) =>
+        event.json === undefined || event === appends[i].events[j] ? event : { ...event, json: undefined },
+      ),
+    }));
     const results = await appendStreams(queryRunner ?? this.dataSource, sealed, this.codec);
     // The caller gets back what it appended, not the stored ciphertext.
     results.forEach((result, i) => {

@@ -1,9 +1,12 @@
 /** The event store's vocabulary: what goes in, what comes out, where a reader stopped. */
+import type { ReadModelRows } from './read-model.js';
 
 export interface NewEvent {
   type: string;
   data: unknown;
   schemaVersion?: number;
+  /** `data` as JSON, when the caller has it already: the append stores this text. */
+  json?: string;
 }
 
 export interface EventMetadata {
@@ -74,20 +77,10 @@ export interface StreamAppend {
   /** When the events happened (ISO 8601); by default the transaction's start, now(). */
   recordedAt?: string;
   /**
-   * A write that commits with the events, in the same statement; it must do nothing unless this
-   * stream's events were appended (e.g. INSERT … SELECT … WHERE ${sql.appended}); several
-   * writes (one data-modifying CTE body each) go as an array.
+   * Read-model rows that commit with the events, in the same statement, written only if this
+   * stream's events were (read-model.ts); a column marked `position` gets the last event's.
    */
-  alongside?: (sql: AlongsideSql) => string | string[];
-}
-
-export interface AlongsideSql {
-  /** Binds a value and answers its placeholder ($n). */
-  param: (value: unknown) => string;
-  /** SQL: the global position of the last appended event. */
-  lastPosition: string;
-  /** SQL condition: true when the events were appended. */
-  appended: string;
+  rows?: ReadModelRows[];
 }
 
 /**

@@ -7,9 +7,19 @@ import {
   type RecordedEvent,
 } from './event-store.js';
 import { GroupCommit } from './group-commit.js';
+import type { ReadModel } from './read-model.js';
 
 const metadata: EventMetadata = { actor: { username: 'tech', role: 'Technician' }, correlationId: 'corr-g' };
 const note = (text: string) => ({ type: 'NoteAdded', data: { text } });
+/** A read model of one row per stream, with the position of its last event. */
+const G_ROWS: ReadModel = {
+  table: 'g_rows',
+  columns: [
+    { name: 'stream', type: 'text' },
+    { name: 'last', type: 'bigint', position: true },
+  ],
+  key: ['stream'],
+};
 
 describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -44,34 +54,23 @@ describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
     expect(await streamOf('g-new')).toEqual(['a', 'b']);
   });
 
-  it('writes a stream’s alongside row only when its events were appended', async () => {
+  it('writes a stream’s read-model rows only when its events were appended', async () => {
     await store.append('g-row-stale', 0, [note('x')], metadata);
-    const alongside =
-      (stream: string) =>
-      ({
-        param,
-        lastPosition,
-        appended,
-      }: {
-        param: (v: unknown) => string;
-        lastPosition: string;
-        appended: string;
-      }) =>
-        `INSERT INTO g_rows SELECT ${param(stream)}, ${lastPosition} WHERE ${appended}`;
+    const rows = (stream: string) => [{ model: G_ROWS, rows: [[stream, null]] }];
     const results = await store.appendStreams([
       {
         streamId: 'g-row',
         expectedVersion: 0,
         events: [note('1'), note('2')],
         metadata,
-        alongside: alongside('g-row'),
+        rows: rows('g-row'),
       },
       {
         streamId: 'g-row-stale',
         expectedVersion: 0,
         events: [note('y')],
         metadata,
-        alongside: alongside('stale'),
+        rows: rows('stale'),
       },
     ]);
     const written = results[0] as RecordedEvent[];
@@ -144,7 +143,8 @@ describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
         expectedVersion: 0,
         events: [note('bad')],
         metadata,
-        alongside: () => `INSERT INTO g_rows VALUES ('bad', 1 / 0)`,
+        // A key of null: the statement fails (not-null violation).
+        rows: [{ model: G_ROWS, rows: [[null, null]] }],
       }),
       good(2),
     ]);

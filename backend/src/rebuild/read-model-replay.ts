@@ -4,8 +4,6 @@ import {
   evolveUser,
   leftStatus,
   notesSize,
-  originFrom,
-  type ReportOrigin,
   type Case,
   type UserEventData,
   type UserState,
@@ -19,14 +17,20 @@ import {
 } from '../cases/projections/case-view.projection.js';
 import type { EventStore, RecordedEvent } from '../event-store/event-store.js';
 import { userStateOf, type UserViewRow } from '../users/user-view.projection.js';
-import { addStageMs, intervalRow, reportCaseRow, type StageMs } from '../reports/report-rows.projection.js';
+import {
+  addStageMs,
+  intervalRow,
+  reportCaseRow,
+  reportFields,
+  reportFieldsDiffer,
+  type StageMs,
+} from '../reports/report-rows.projection.js';
 
 import {
   writeReadModelRows,
   type Entry,
   type ReadModelTables,
   type PendingRows,
-  type OriginRow,
   caseIdRows,
   caseRow,
   noteRows,
@@ -42,6 +46,20 @@ const CASE_TYPES = new Set<string>(CASE_EVENT_TYPES);
 const USER_TYPES = new Set(['UserCreated', 'UserUpdated', 'UserDeleted', 'UserImported']);
 
 const STREAMS_PER_READ = 5000;
+
+/**
+ * A case's report_cases row as the replay holds it: written only when an append changed it (as
+ * a command's append writes it), with the version and position of that append's last event.
+ */
+interface ReportMark {
+  /** The transaction of the last append that changed the row. */
+  transactionId: string;
+  version: number;
+  position: string;
+  /** The stage times added since the row was last written. */
+  stageAdded: StageMs;
+  dirty: boolean;
+}
 
 /**
  * Folds events into case_view, user_view and case_ids rows with the domain's own evolve and
@@ -65,9 +83,8 @@ export class ReadModelReplay {
   private readonly dirtyCases = new Set<string>();
   private readonly dirtyUsers = new Set<string>();
   private readonly newCaseIds = new Set<string>();
-  /** The reports' origin of each case in `cases` (reportCaseRow), and their pending stage rows. */
-  private readonly origins = new Map<string, ReportOrigin | null>();
-  private readonly stageMs = new Map<string, StageMs>();
+  /** The report row of each case in `cases`, and their pending stage rows. */
+  private readonly reports = new Map<string, ReportMark>();
   private intervals: unknown[][] = [];
   private readonly intervalsReplaced = new Set<string>();
 
@@ -94,8 +111,7 @@ export class ReadModelReplay {
     for (const key of this.cases.keys())
       if (!this.dirtyCases.has(key)) {
         this.cases.delete(key);
-        this.origins.delete(key);
-        this.stageMs.delete(key);
+        this.reports.delete(key);
       }
     for (const key of this.users.keys()) if (!this.dirtyUsers.has(key)) this.users.delete(key);
     this.authoritative = false;
@@ -157,21 +173,32 @@ export class ReadModelReplay {
       if (!CASE_TYPES.has(event.type)) throw unknownEvent(event);
       const entry = this.cases.get(stream.key);
       const caseEvent = toCaseEvent(event);
-      // Read before evolveInPlace changes the state: the status this event may leave.
+      // Read before evolveInPlace changes the state: the status this event may leave, the report's values.
       const before = entry && { status: entry.state.status, statusEnteredAt: entry.state.statusEnteredAt };
+      const reported = entry ? reportFields(entry.state) : null;
       const state = evolveInPlace(entry?.state ?? null, caseEvent);
       const left = leftStatus(before ?? null, caseEvent, state);
+      const mark =
+        this.reports.get(stream.key) ??
+        this.reports
+          .set(stream.key, { transactionId: '', version: 0, position: '', stageAdded: null, dirty: false })
+          .get(stream.key)!;
       if (left) {
         this.intervals.push(intervalRow({ ...left, caseId: state.id, version: state.version }));
-        this.stageMs.set(stream.key, addStageMs(this.stageMs.get(stream.key) ?? null, [left]));
+        mark.stageAdded = addStageMs(mark.stageAdded, [left]);
       }
-      const origin = originFrom(event);
-      if (origin !== undefined) this.origins.set(stream.key, origin);
       if (event.type === 'CaseImported') {
-        // A restored case counts with what it carries: its earlier stage rows go.
+        // A restored case counts with what it carries: its earlier report rows go.
         this.intervals = this.intervals.filter((row) => row[0] !== state.id);
         this.intervalsReplaced.add(state.id);
-        this.stageMs.set(stream.key, null);
+        mark.stageAdded = null;
+      }
+      if (event.type === 'CaseImported' || left || reportFieldsDiffer(reported, reportFields(state)))
+        mark.transactionId = event.transactionId;
+      if (mark.transactionId === event.transactionId) {
+        mark.version = state.version;
+        mark.position = event.position;
+        mark.dirty = true;
       }
       if (entry) {
         entry.state = state;
@@ -216,25 +243,6 @@ export class ReadModelReplay {
         const state = CaseViewProjection.toCase(row);
         this.cases.set(row.id, { state, position: row.last_position, notesWritten: row.note_count });
       }
-      const origins: OriginRow[] = await db.query(
-        `SELECT id, origin_case_id, origin_kind, origin_reason_code, stage_ms::float8[] AS stage_ms
-           FROM ${this.tables.reportCases}
-          WHERE id = ANY($1::text[])`,
-        [[...caseKeys]],
-      );
-      for (const row of origins) {
-        this.origins.set(
-          row.id,
-          row.origin_case_id && row.origin_kind
-            ? {
-                caseId: row.origin_case_id,
-                kind: row.origin_kind as ReportOrigin['kind'],
-                reasonCode: row.origin_reason_code,
-              }
-            : null,
-        );
-        this.stageMs.set(row.id, row.stage_ms);
-      }
     }
     if (userKeys.size) {
       const rows: UserViewRow[] = await db.query(
@@ -263,14 +271,14 @@ export class ReadModelReplay {
       users: [...this.dirtyUsers].map((key) => userRow(this.users.get(key)!)),
       caseIds: [...this.newCaseIds].flatMap(caseIdRows),
       reports: {
-        cases: dirty.map((entry) =>
-          reportCaseRow(
-            entry.state,
-            this.origins.get(entry.state.id) ?? null,
-            this.stageMs.get(entry.state.id) ?? null,
-            entry.position,
-          ),
-        ),
+        cases: dirty.flatMap((entry) => {
+          const mark = this.reports.get(entry.state.id);
+          if (!mark?.dirty) return [];
+          const row = reportCaseRow(entry.state, mark.stageAdded, mark.position, mark.version);
+          mark.stageAdded = null;
+          mark.dirty = false;
+          return [row];
+        }),
         intervals: this.intervals,
         intervalsReplaced: [...this.intervalsReplaced],
       },

@@ -98,6 +98,16 @@ export function sleep(ms: number): Promise<void> {
  * them; autovacuum analyzes the whole tables later.
  */
 export async function analyzeShadowTables(dataSource: DataSource): Promise<void> {
+  // LIKE … INCLUDING ALL copies no storage parameters: the live tables' (case_view's fillfactor,
+  // the room its HOT updates need, migrations/045) hold for the pages written from now on.
+  const options: { name: string; options: string }[] = await dataSource.query(
+    `SELECT t AS name, array_to_string(c.reloptions, ', ') AS options
+       FROM unnest($1::text[]) AS t JOIN pg_class c ON c.oid = to_regclass(t)
+      WHERE c.reloptions IS NOT NULL`,
+    [[...READ_MODEL_TABLES]],
+  );
+  for (const { name, options: set } of options)
+    await dataSource.query(`ALTER TABLE ${shadowOf(name)} SET (${set})`);
   const rows: { name: string; columns: string[] }[] = await dataSource.query(
     `SELECT c.relname AS name, array_agg(quote_ident(a.attname) ORDER BY a.attnum) AS columns
        FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid

@@ -43,9 +43,9 @@ describe('report rows', () => {
       statusEnteredAt: '2026-03-05T00:00:00.000Z',
       version: 9,
     } as never;
-    const row = reportCaseRow(state, null, [null, 5, null], '42');
+    const row = reportCaseRow(state, [null, 5, null], '42');
     expect(row[7]).toBe('2026-03-05T00:00:00.000Z');
     expect(row[12]).toBe('{NULL,5,NULL}');
-    expect(reportCaseRow(state, null, null, '42')[12]).toBeNull();
+    expect(reportCaseRow(state, null, '42')[12]).toBeNull();
   });
 });

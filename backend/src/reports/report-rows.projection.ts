@@ -1,11 +1,12 @@
-import {
-  REPORT_STAGES,
-  STATUS_LABELS,
-  type Case,
-  type ReportOrigin,
-  type StageInterval,
-} from '@alignerflow/domain';
+import { REPORT_STAGES, STATUS_LABELS, type Case, type StageInterval } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
+import {
+  updateAll,
+  writeRows,
+  type ReadModel,
+  type ReadModelColumn,
+  type ReadModelRows,
+} from '../event-store/read-model.js';
 
 /** Where the reports' rows go: the live tables, or their shadows during a rebuild. */
 export interface ReportTables {
@@ -25,38 +26,60 @@ export interface IntervalRow extends StageInterval {
 }
 
 /**
- * The report_cases columns of a case, in the order of the INSERTs below. `origin`: the case's
- * origin as far as known (the commands know it only when they create the case).
+ * The report_cases values a case's events can change, in REPORT_CASES' order from `patient` to
+ * `origin_reason_code`: an event that leaves them as they were, and leaves no status, leaves the
+ * row alone (its version and position are those of the last event that changed it).
  */
-export function reportCaseRow(
-  state: Case,
-  origin: ReportOrigin | null,
-  stageMs: StageMs,
-  position: string,
-): unknown[] {
-  const completed = state.status === STATUS_LABELS.Completed;
+export function reportFields(state: Case): unknown[] {
+  // The origin as originFrom (libs/domain) reads it from a restored case; without its objects:
+  // the replay asks this twice per event.
+  const given = state.origin as { caseId?: unknown; kind?: unknown; reasonCode?: unknown } | null | undefined;
+  const origin =
+    given && typeof given.caseId === 'string' && (given.kind === 'remake' || given.kind === 'refinement')
+      ? given
+      : null;
   return [
-    state.id,
     state.patientName ?? '',
     state.doctorName ?? '',
     state.clinicName ?? '',
     state.createdDate,
     state.deliveryDate,
     state.status,
-    completed ? state.statusEnteredAt : null,
+    state.status === STATUS_LABELS.Completed ? state.statusEnteredAt : null,
     state.deleted ?? false,
     origin?.caseId ?? null,
     origin?.kind ?? null,
-    origin?.reasonCode ?? null,
+    typeof origin?.reasonCode === 'string' ? origin.reasonCode : null,
+  ];
+}
+
+/** Whether two reportFields differ. */
+export function reportFieldsDiffer(before: unknown[] | null, after: unknown[]): boolean {
+  return !before || after.some((value, index) => value !== before[index]);
+}
+
+/**
+ * The report_cases row of a case (REPORT_CASES' columns). `stageMs`: the stage times its events
+ * added since the row was last written (null: none); `position` null when the append fills it in.
+ */
+export function reportCaseRow(
+  state: Case,
+  stageMs: StageMs,
+  position: string | null,
+  version = state.version,
+): unknown[] {
+  return [
+    state.id,
+    ...reportFields(state),
     stageMs && `{${stageMs.map((ms) => ms ?? 'NULL').join(',')}}`,
-    state.version,
+    version,
     position,
   ];
 }
 
 /**
- * report_cases.stage_ms as the rebuild holds it: milliseconds per status of REPORT_STAGES (index
- * 0 is slot 1), null where the case never left that status; null for a case that left none.
+ * report_cases.stage_ms: milliseconds per status of REPORT_STAGES (index 0 is slot 1), null
+ * where the case never left that status; null for a case that left none.
  */
 export type StageMs = (number | null)[] | null;
 
@@ -82,93 +105,77 @@ export function addStageMs(base: StageMs, intervals: StageInterval[]): StageMs {
   return result;
 }
 
+/** The report_stage_intervals row of a status left (REPORT_STAGE_INTERVALS' columns). */
 export function intervalRow(row: IntervalRow): unknown[] {
   return [row.caseId, row.version, row.status, row.enteredAt, row.leftAt];
 }
 
-const CASE_COLUMNS = `id, patient, doctor, clinic, created_at, due_date, status, completed_at, deleted,
-  origin_case_id, origin_kind, origin_reason_code, stage_ms, version, last_position`;
-const CASE_TYPES = [
-  'text',
-  'text',
-  'text',
-  'text',
-  'timestamptz',
-  'date',
-  'text',
-  'timestamptz',
-  'boolean',
-  'text',
-  'text',
-  'text',
-  'bigint[]',
-  'int',
-  'bigint',
+const REPORT_CASES_COLUMNS: ReadModelColumn[] = [
+  { name: 'id', type: 'text' },
+  { name: 'patient', type: 'text' },
+  { name: 'doctor', type: 'text' },
+  { name: 'clinic', type: 'text' },
+  { name: 'created_at', type: 'timestamptz' },
+  { name: 'due_date', type: 'date' },
+  { name: 'status', type: 'text' },
+  { name: 'completed_at', type: 'timestamptz' },
+  { name: 'deleted', type: 'boolean' },
+  { name: 'origin_case_id', type: 'text' },
+  { name: 'origin_kind', type: 'text' },
+  { name: 'origin_reason_code', type: 'text' },
+  { name: 'stage_ms', type: 'bigint[]' },
+  { name: 'version', type: 'int' },
+  { name: 'last_position', type: 'bigint', position: true },
 ];
-/** Every column but the origin, which only the case's creation (or a restore) sets. */
-const UPDATE_BUT_ORIGIN = `patient = excluded.patient, doctor = excluded.doctor, clinic = excluded.clinic,
-  created_at = excluded.created_at, due_date = excluded.due_date, status = excluded.status,
-  completed_at = excluded.completed_at, deleted = excluded.deleted, version = excluded.version,
-  last_position = excluded.last_position`;
-const UPDATE_ORIGIN = `origin_case_id = excluded.origin_case_id, origin_kind = excluded.origin_kind,
-  origin_reason_code = excluded.origin_reason_code`;
 
 /**
- * The writes of a command as SQL, one data-modifying CTE body each, for the event store's append
- * statement (as CaseViewProjection.upsertSql): the case's row, and a row per status its events
- * left. `origin` is known (and written) when the command created the case; otherwise the row
- * keeps the origin it has.
+ * report_cases: one row per case with what the reports count. A row brings the stage times added
+ * since the last (report_stage_sum, migrations/045); a restored case's row is removed first
+ * (PendingReportRows.replaced), so it starts from what it carries.
  */
-export function reportUpsertSql(
-  state: Case,
-  origin: ReportOrigin | null | undefined,
-  intervals: IntervalRow[],
-  sql: { param: (value: unknown) => string; lastPosition: string; when: string },
-  tables = LIVE_REPORT_TABLES,
-): string[] {
-  const p = sql.param;
-  const values = reportCaseRow(state, origin ?? null, null, '0');
-  // The stage times grow by the statuses this command left (report_stage_add, migration 023).
-  const left = intervals.filter((interval) => stageSlot(interval.status) > 0);
-  const stageMs = (base: string) =>
-    left.length
-      ? `report_stage_add(${base}, ${p(left.map((interval) => stageSlot(interval.status)))}::int[], ${p(left.map(intervalMs))}::bigint[])`
-      : base;
-  const selected = values
-    .map((value, index) => {
-      if (CASE_TYPES[index] === 'bigint[]') return stageMs('NULL::bigint[]');
-      if (index === values.length - 1) return `${sql.lastPosition}::bigint`;
-      return `${p(value)}::${CASE_TYPES[index]}`;
-    })
-    .join(', ');
-  const updates = [
-    UPDATE_BUT_ORIGIN,
-    ...(origin !== undefined ? [UPDATE_ORIGIN] : []),
-    ...(left.length ? [`stage_ms = ${stageMs(`${tables.reportCases}.stage_ms`)}`] : []),
+export const REPORT_CASES: ReadModel = {
+  table: 'report_cases',
+  columns: REPORT_CASES_COLUMNS,
+  key: ['id'],
+  update: updateAll(REPORT_CASES_COLUMNS, ['id']).replace(
+    'stage_ms = excluded.stage_ms',
+    'stage_ms = report_stage_sum(t.stage_ms, excluded.stage_ms)',
+  ),
+};
+
+/** report_stage_intervals: a row per status a case left, written with the event that left it. */
+export const REPORT_STAGE_INTERVALS: ReadModel = {
+  table: 'report_stage_intervals',
+  columns: [
+    { name: 'case_id', type: 'text' },
+    { name: 'version', type: 'int' },
+    { name: 'status', type: 'text' },
+    { name: 'entered_at', type: 'timestamptz' },
+    { name: 'left_at', type: 'timestamptz' },
+  ],
+  key: ['case_id', 'version'],
+};
+
+/**
+ * The reports' rows a command writes when its events made `next` of `previous`, leaving the
+ * statuses of `intervals` (for its append, whose position the rows get): the case's row only if
+ * it changed, a row per status left.
+ */
+export function reportWrites(previous: Case | null, next: Case, intervals: IntervalRow[]): ReadModelRows[] {
+  const fields = reportFields(next);
+  const changed = intervals.length > 0 || reportFieldsDiffer(previous && reportFields(previous), fields);
+  return [
+    { model: REPORT_CASES, rows: changed ? [reportCaseRow(next, addStageMs(null, intervals), null)] : [] },
+    { model: REPORT_STAGE_INTERVALS, rows: intervals.map(intervalRow) },
   ];
-  const writes = [
-    `INSERT INTO ${tables.reportCases} (${CASE_COLUMNS})
-     SELECT ${selected} WHERE ${sql.when}
-     ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
-  ];
-  for (const interval of intervals) {
-    const [caseId, version, status, enteredAt, leftAt] = intervalRow(interval);
-    writes.push(
-      `INSERT INTO ${tables.reportStages} (case_id, version, status, entered_at, left_at)
-       SELECT ${p(caseId)}, ${p(version)}::int, ${p(status)}, ${p(enteredAt)}::timestamptz, ${p(leftAt)}::timestamptz
-        WHERE ${sql.when}
-       ON CONFLICT (case_id, version) DO NOTHING`,
-    );
-  }
-  return writes;
 }
 
 /** Rows for writeReportRows. */
 export interface PendingReportRows {
-  /** reportCaseRow rows: every column written, the origin and stage times included. */
+  /** reportCaseRow rows, with their positions. */
   cases: unknown[][];
   intervals: unknown[][];
-  /** Cases a restore replaced: their stage rows go before `intervals` are written. */
+  /** Cases a restore replaced: their rows go before `cases` and `intervals` are written. */
   intervalsReplaced: string[];
 }
 
@@ -180,63 +187,31 @@ export async function writeReportRows(
   tables: ReportTables,
   pending: PendingReportRows,
 ): Promise<void> {
-  if (pending.cases.length) {
-    const names = CASE_COLUMNS.split(',').map((name) => name.trim());
-    await runner.query(
-      `INSERT INTO ${tables.reportCases} (${CASE_COLUMNS})
-       SELECT ${names.map((name) => `r.${name}::${CASE_TYPES[names.indexOf(name)]}`).join(', ')}
-         FROM unnest(${names.map((_, index) => `$${index + 1}::text[]`).join(', ')}) AS r(${CASE_COLUMNS})
-       ON CONFLICT (id) DO UPDATE SET ${UPDATE_BUT_ORIGIN}, ${UPDATE_ORIGIN}, stage_ms = excluded.stage_ms`,
-      columns(pending.cases, names.length).map((column) => column.map(asText)),
-    );
-  }
   if (pending.intervalsReplaced.length) {
-    await runner.query(`DELETE FROM ${tables.reportStages} WHERE case_id = ANY($1::text[])`, [
-      pending.intervalsReplaced,
-    ]);
-  }
-  if (pending.intervals.length) {
     await runner.query(
-      `INSERT INTO ${tables.reportStages} (case_id, version, status, entered_at, left_at)
-       SELECT r.case_id, r.version, r.status, r.entered_at::timestamptz, r.left_at::timestamptz
-         FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[])
-           AS r(case_id, version, status, entered_at, left_at)
-       ON CONFLICT (case_id, version) DO NOTHING`,
-      columns(pending.intervals, 5),
+      `WITH cases AS (DELETE FROM ${tables.reportCases} WHERE id = ANY($1::text[]))
+       DELETE FROM ${tables.reportStages} WHERE case_id = ANY($1::text[])`,
+      [pending.intervalsReplaced],
     );
   }
-}
-
-function asText(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
-
-function columns(rows: unknown[][], width: number): unknown[][] {
-  const result = Array.from({ length: width }, () => new Array<unknown>(rows.length));
-  rows.forEach((row, index) => row.forEach((value, column) => (result[column][index] = value)));
-  return result;
+  await writeRows(runner, REPORT_CASES, pending.cases, tables.reportCases);
+  await writeRows(runner, REPORT_STAGE_INTERVALS, pending.intervals, tables.reportStages);
 }
 
 /**
- * The writes of reportUpsertSql as a statement of their own, in the caller's transaction (a
- * restore's deletions, which append outside the command path).
+ * The reports' rows of an event appended outside the command path (a restore's deletions), in
+ * the caller's transaction. `previous`: the state before it.
  */
 export async function applyReportRows(
   runner: QueryRunner,
   state: Case,
-  origin: ReportOrigin | null | undefined,
+  previous: Case | null | undefined,
   intervals: IntervalRow[],
   lastPosition: string,
 ): Promise<void> {
-  const params: unknown[] = [];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const writes = reportUpsertSql(state, origin, intervals, {
-    param,
-    lastPosition: param(lastPosition),
-    when: 'true',
-  });
-  await runner.query(
-    `WITH ${writes.map((sql, index) => `w${index} AS (${sql})`).join(', ')} SELECT 1`,
-    params,
-  );
+  for (const { model, rows } of reportWrites(previous ?? null, state, intervals)) {
+    const position = model.columns.findIndex((column) => column.position);
+    if (position >= 0) for (const row of rows) row[position] = lastPosition;
+    await writeRows(runner, model, rows);
+  }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notifyOf, parseRole, type UserState } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
+import { updateAll, writeRows, type ReadModel, type ReadModelColumn } from '../event-store/read-model.js';
 
 /** A row of user_view (migrations/002, 010, 021): a user's state as its events left it. */
 export interface UserViewRow {
@@ -65,22 +66,41 @@ export function userStateOf(row: Omit<UserViewRow, 'username_key' | 'last_positi
   };
 }
 
+const TYPES: Record<(typeof USER_VIEW_COLUMNS)[number], string> = {
+  username_key: 'text',
+  username: 'text',
+  role: 'text',
+  email: 'text',
+  activation_sound_enabled: 'boolean',
+  password_hash: 'text',
+  version: 'int',
+  deleted: 'boolean',
+  last_position: 'bigint',
+  notify_push: 'boolean',
+  notify_email: 'boolean',
+};
+
+const COLUMNS: ReadModelColumn[] = USER_VIEW_COLUMNS.map((name) =>
+  name === 'last_position' ? { name, type: TYPES[name], position: true } : { name, type: TYPES[name] },
+);
+
+/** user_view: one row per user, the state its events left (written again whole). */
+export const USER_VIEW: ReadModel = {
+  table: 'user_view',
+  columns: COLUMNS,
+  key: ['username_key'],
+  update: updateAll(COLUMNS, ['username_key']),
+};
+
+/** Writes a user's row in the caller's transaction (its commands; a rebuild writes USER_VIEW in bulk). */
 @Injectable()
 export class UserViewProjection {
   async apply(
     state: UserState,
     lastPosition: string,
     runner: QueryRunner,
-    table = 'user_view',
+    table = USER_VIEW.table,
   ): Promise<void> {
-    const placeholders = USER_VIEW_COLUMNS.map((_, index) => `$${index + 1}`).join(', ');
-    const updates = USER_VIEW_COLUMNS.slice(1)
-      .map((column, index) => `${column} = $${index + 2}`)
-      .join(', ');
-    await runner.query(
-      `INSERT INTO ${table} (${USER_VIEW_COLUMNS.join(', ')}) VALUES (${placeholders})
-       ON CONFLICT (username_key) DO UPDATE SET ${updates}`,
-      userViewValues(state, lastPosition),
-    );
+    await writeRows(runner, USER_VIEW, [userViewValues(state, lastPosition)], table);
   }
 }

@@ -1,10 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { notesSize, type Case, type Note } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
+import {
+  updateAll,
+  writeTogether,
+  type ReadModel,
+  type ReadModelColumn,
+  type ReadModelRows,
+} from '../../event-store/read-model.js';
 
-/** The row of one case: the Case without its notes (rows of case_notes) and `deleted`. */
+/** The document of a case_view row: the Case but for the columns beside it and its notes. */
+export type CaseDocument = Omit<Case, 'deleted' | 'notes' | 'earlierNotes' | 'version'>;
+
+/** The row of one case: the Case without its notes (rows of case_notes), `deleted` and `version`. */
 export interface CaseViewRow {
-  data: Omit<Case, 'deleted' | 'notes' | 'earlierNotes'>;
+  data: CaseDocument;
   version: number;
   deleted: boolean;
   note_count: number;
@@ -13,14 +23,6 @@ export interface CaseViewRow {
 
 /** The columns of case_view that make a CaseViewRow. */
 export const CASE_VIEW_ROW_COLUMNS = 'data, version, deleted, note_count, notes_text_length';
-
-/** SQL: a case_view row written again replaces every column (the projection's and the rebuild's). */
-export const CASE_VIEW_UPSERT = `ON CONFLICT (id) DO UPDATE SET data = excluded.data, status = excluded.status,
-  assigned_doctor = excluded.assigned_doctor, on_hold = excluded.on_hold,
-  delivery_date = excluded.delivery_date, status_entered_at = excluded.status_entered_at,
-  created_date = excluded.created_date, version = excluded.version, deleted = excluded.deleted,
-  last_position = excluded.last_position, note_count = excluded.note_count,
-  notes_text_length = excluded.notes_text_length`;
 
 /** SQL: a case_view row `v` as the Case summary of GET /cases and the live stream (jsonb). */
 export const CASE_SUMMARY_SQL = `v.data || jsonb_build_object('version', v.version, 'noteCount', v.note_count)`;
@@ -37,11 +39,122 @@ export interface CaseViewTables {
 
 const LIVE: CaseViewTables = { caseView: 'case_view', caseNotes: 'case_notes' };
 
+const CASE_VIEW_COLUMNS: ReadModelColumn[] = [
+  { name: 'id', type: 'text' },
+  { name: 'data', type: 'jsonb' },
+  { name: 'status', type: 'text' },
+  { name: 'assigned_doctor', type: 'text' },
+  { name: 'on_hold', type: 'boolean' },
+  { name: 'delivery_date', type: 'date' },
+  { name: 'status_entered_at', type: 'timestamptz' },
+  { name: 'created_date', type: 'timestamptz' },
+  { name: 'version', type: 'int' },
+  { name: 'deleted', type: 'boolean' },
+  { name: 'last_position', type: 'bigint', position: true },
+  { name: 'note_count', type: 'int' },
+  { name: 'notes_text_length', type: 'int' },
+];
+
 /**
- * The case list/detail read model: one case_view row per case, and one case_notes row per note,
- * so a note inserts a small row instead of rewriting the case, and the list carries counts.
- * Commands apply it in their own transaction (or statement), so a command's answer and every
- * later read already show the change; a rebuild writes the same rows (read-model-replay.ts).
+ * case_view: one row per case, the Case without its notes (rows of case_notes) and `deleted`.
+ * A row whose document is JSON null keeps the stored document: the event changed only the
+ * columns beside it (a note), and a row that leaves its indexed columns and its TOASTed document
+ * as they were is updated in place (HOT, migrations/045).
+ */
+export const CASE_VIEW: ReadModel = {
+  table: 'case_view',
+  columns: CASE_VIEW_COLUMNS,
+  key: ['id'],
+  update: updateAll(CASE_VIEW_COLUMNS, ['id']).replace(
+    'data = excluded.data',
+    `data = CASE WHEN jsonb_typeof(excluded.data) = 'null' THEN t.data ELSE excluded.data END`,
+  ),
+};
+
+/** case_notes: one row per note, so a note inserts a small row instead of rewriting the case. */
+export const CASE_NOTES: ReadModel = {
+  table: 'case_notes',
+  columns: [
+    { name: 'case_id', type: 'text' },
+    { name: 'ordinal', type: 'int' },
+    { name: 'note', type: 'jsonb' },
+  ],
+  key: ['case_id', 'ordinal'],
+  update: 'note = excluded.note',
+};
+
+/**
+ * The document of a case_view row: the state without its notes (rows of their own) and what has
+ * a column (`deleted`, `version`), so an event that changes only those leaves it as it was.
+ * Rows written before held `version` too; every reader takes the column's.
+ */
+export function rowDocument({
+  deleted: _deleted,
+  notes: _notes,
+  earlierNotes: _earlier,
+  version: _version,
+  ...data
+}: Case): CaseDocument {
+  return data;
+}
+
+/**
+ * The case_view row of `state` (CASE_VIEW's columns); `position` null when the append fills it
+ * in. `document`: the row's document as JSON, or 'null' to keep the stored one.
+ */
+export function caseViewRow(
+  state: Case,
+  position: string | null,
+  document = JSON.stringify(rowDocument(state)),
+): unknown[] {
+  const size = notesSize(state);
+  return [
+    state.id,
+    document,
+    state.status,
+    state.assignedDoctorUsername?.toLowerCase() ?? null,
+    state.onHold,
+    state.deliveryDate,
+    state.statusEnteredAt,
+    state.createdDate,
+    state.version,
+    state.deleted ?? false,
+    position,
+    size.count,
+    size.textLength,
+  ];
+}
+
+/** The case_notes rows of the notes `state` holds beyond the first `written` (CASE_NOTES' columns). */
+export function noteRows(state: Case, written = 0): unknown[][] {
+  const base = state.earlierNotes?.count ?? 0;
+  const from = Math.max(written, base);
+  return state.notes.slice(from - base).map((note, index) => [state.id, from + index, JSON.stringify(note)]);
+}
+
+/** The document JSON of states this process wrote or read: the next write compares with it. */
+const documents = new WeakMap<Case, string>();
+
+/**
+ * The case_view and case_notes rows a command writes when its events made `next` of `previous`,
+ * for its append (the position is the append's): the document only if it changed, the notes
+ * added.
+ */
+export function caseViewWrites(previous: Case | null, next: Case): ReadModelRows[] {
+  const document = JSON.stringify(rowDocument(next));
+  documents.set(next, document);
+  const before = previous && (documents.get(previous) ?? JSON.stringify(rowDocument(previous)));
+  return [
+    { model: CASE_VIEW, rows: [caseViewRow(next, null, document === before ? 'null' : document)] },
+    { model: CASE_NOTES, rows: noteRows(next, previous ? notesSize(previous).count : 0) },
+  ];
+}
+
+/**
+ * The case list/detail read model (CASE_VIEW, CASE_NOTES): one case_view row per case, and one
+ * case_notes row per note, so the list carries counts. Commands write it in their append's
+ * statement (caseViewWrites), so a command's answer and every later read already show the change;
+ * a rebuild and a restore write the same rows in bulk (rebuild/read-model-rows.ts).
  * The case_view row also serves commands as the case's snapshot: the folded state and its
  * version, with the notes' count and size for the notes bound (Case.earlierNotes).
  */
@@ -57,58 +170,11 @@ export class CaseViewProjection {
     previous?: Case | null,
     tables = LIVE,
   ): Promise<void> {
-    const params: unknown[] = [];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    const writes = this.upsertSql(
-      state,
-      { param, lastPosition: param(lastPosition), when: 'true' },
-      previous,
-      tables,
-    );
-    const ctes = writes.map((sql, index) => `w${index} AS (${sql})`).join(', ');
-    await runner.query(`WITH ${ctes} SELECT 1`, params);
-  }
-
-  /**
-   * The writes of `state` as SQL, one data-modifying CTE body each, for a statement that also does
-   * other work (the event store's append). `when` is an SQL condition: nothing is written unless it
-   * holds. The notes written are those `state` has beyond `previous` (the state it evolved from);
-   * without `previous`, every note `state` holds.
-   */
-  upsertSql(
-    state: Case,
-    sql: { param: (value: unknown) => string; lastPosition: string; when: string },
-    previous?: Case | null,
-    tables = LIVE,
-  ): string[] {
-    const { deleted = false, notes, earlierNotes, ...data } = state;
-    const size = notesSize(state);
-    const p = sql.param;
-    const writes = [
-      `INSERT INTO ${tables.caseView} (id, data, status, assigned_doctor, on_hold, delivery_date, status_entered_at,
-                             created_date, version, deleted, last_position, note_count, notes_text_length)
-       SELECT ${p(state.id)}, ${p(JSON.stringify(data))}::jsonb, ${p(state.status)}, ${p(state.assignedDoctorUsername?.toLowerCase() ?? null)},
-              ${p(state.onHold)}::boolean, ${p(state.deliveryDate)}::date, ${p(state.statusEnteredAt)}::timestamptz,
-              ${p(state.createdDate)}::timestamptz, ${p(state.version)}::int, ${p(deleted)}::boolean, ${sql.lastPosition}::bigint,
-              ${p(size.count)}::int, ${p(size.textLength)}::int
-        WHERE ${sql.when}
-       ${CASE_VIEW_UPSERT}`,
-    ];
-    const base = earlierNotes?.count ?? 0;
-    const from = Math.max(previous ? notesSize(previous).count : 0, base);
-    const added = notes.slice(from - base);
-    if (added.length) {
-      // JSON never holds a raw newline: the notes go as one text of JSON lines.
-      writes.push(
-        `INSERT INTO ${tables.caseNotes} (case_id, ordinal, note)
-         SELECT ${p(state.id)}, ${p(from)}::int + n.i::int - 1, n.note::jsonb
-           FROM unnest(string_to_array(${p(added.map((note) => JSON.stringify(note)).join('\n'))}::text, E'\\n'))
-                WITH ORDINALITY AS n(note, i)
-          WHERE ${sql.when}
-         ON CONFLICT (case_id, ordinal) DO UPDATE SET note = excluded.note`,
-      );
-    }
-    return writes;
+    const written = previous ? notesSize(previous).count : 0;
+    await writeTogether(runner, [
+      { model: CASE_VIEW, rows: [caseViewRow(state, lastPosition)], table: tables.caseView },
+      { model: CASE_NOTES, rows: noteRows(state, written), table: tables.caseNotes },
+    ]);
   }
 
   /** The case's snapshot (its case_view row as a state, notes not read), or null when it has none. */
@@ -125,7 +191,10 @@ export class CaseViewProjection {
     const { earlierNotes, ...whole } = state;
     if (!earlierNotes) return state;
     const earlier = await readNotes(db, state.id, earlierNotes.count);
-    return { ...whole, notes: [...earlier, ...state.notes] };
+    const result = { ...whole, notes: [...earlier, ...state.notes] };
+    const document = documents.get(state);
+    if (document) documents.set(result, document);
+    return result;
   }
 
   /** The case as its row holds it: the state folding its stream gives, but for unread notes. */
