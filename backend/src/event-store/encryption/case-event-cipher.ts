@@ -132,7 +132,11 @@ export function sealEvent(event: NewEvent, caseId: string, key: Buffer): NewEven
     return { $enc: values.length - 1 };
   });
   if (!values.length) return event;
-  return { ...event, data: { ...(data as object), [SEALED_BATCH]: sealValue(values, caseId, key) } };
+  return {
+    ...event,
+    json: undefined,
+    data: { ...(data as object), [SEALED_BATCH]: sealValue(values, caseId, key) },
+  };
 }
 
 export function sealValue(value: unknown, caseId: string, key: Buffer): string {
