@@ -10,6 +10,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { routeFinder, SessionGate, type GatedRequest } from '../backend/src/security/session-gate';
 import { startTestApp } from '../test/support/test-app';
 import { cpuSeconds, summarise, thousands } from './support/load';
+import { cpuProfileSummary, type ProfileFrame } from './support/profiles';
 
 /**
  * The HTTP layer, measured: the same requests against API processes built from two checkouts,
@@ -136,15 +137,8 @@ async function measure(api: Api, clients: number, one: () => Promise<unknown>) {
   };
 }
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  hitCount?: number;
-  children?: number[];
-}
-
 /** The layer a frame belongs to, by its package or our file. */
-function layerOf({ functionName, url }: ProfileNode['callFrame']): string {
+function layerOf({ functionName, url }: ProfileFrame): string {
   if (!url) return functionName.startsWith('(') ? functionName : `(native) ${functionName}`;
   const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (module) return module;
@@ -178,33 +172,13 @@ function groupOf(layer: string): string {
 
 /** Self samples by layer, as ms of CPU per request (samples scaled to the measured CPU). */
 function profileByLayer(file: string, cpuMsPerRequest: number, top = 14): string {
-  const { nodes }: { nodes: ProfileNode[] } = JSON.parse(readFileSync(file, 'utf8'));
-  const layers = new Map<string, number>();
-  const functions = new Map<string, number>();
-  let busy = 0;
-  for (const node of nodes) {
-    const hits = node.hitCount ?? 0;
-    if (!hits || node.callFrame.functionName === '(idle)') continue;
-    busy += hits;
-    const layer = layerOf(node.callFrame);
-    layers.set(layer, (layers.get(layer) ?? 0) + hits);
-    const name = `${node.callFrame.functionName || '(anonymous)'} [${layer}]`;
-    functions.set(name, (functions.get(name) ?? 0) + hits);
-  }
-  const share = (counts: Map<string, number>) =>
-    [...counts]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(
-        ([name, hits]) =>
-          `${name} ${((100 * hits) / busy).toFixed(0)}% (${((cpuMsPerRequest * hits) / busy).toFixed(3)} ms)`,
-      )
-      .join(', ');
-  const groups = new Map<string, number>();
-  for (const [layer, hits] of layers) groups.set(groupOf(layer), (groups.get(groupOf(layer)) ?? 0) + hits);
+  const label = (hits: number, busy: number) =>
+    `${((100 * hits) / busy).toFixed(0)}% (${((cpuMsPerRequest * hits) / busy).toFixed(3)} ms)`;
+  const layers = cpuProfileSummary(file, top, { classify: layerOf, label });
+  const groups = cpuProfileSummary(file, top, { classify: (frame) => groupOf(layerOf(frame)), label });
   return (
-    `${share(groups)}\n    by layer (self): ${share(layers)}` +
-    (process.env.HTTP_FUNCTIONS ? `\n    by function (self): ${share(functions)}` : '')
+    `${groups.places}\n    by layer (self): ${layers.places}` +
+    (process.env.HTTP_FUNCTIONS ? `\n    by function (self): ${layers.functions}` : '')
   );
 }
 

@@ -1,21 +1,16 @@
 import type { Invoice } from '@alignerflow/domain';
 import { billingSettled, invoicesOf } from './support/billing';
 import { caseAt } from './support/case-road';
-import { signInDemoUsers } from './support/demo-users';
-import type { ApiClient } from './support/http';
+import { useDemoUsers } from './support/demo-users';
 import { getBytes, readPdf } from './support/pdf';
-import { startTestApp, type TestApp } from './support/test-app';
 
 /** api.md "Billing": the invoice and the monthly statement as one-page PDFs, read back with pdftotext. */
 describe('billing PDFs', () => {
-  let lab: TestApp;
-  let admin: ApiClient, rep: ApiClient, drLee: ApiClient, drPatel: ApiClient;
+  const users = useDemoUsers();
+  const { admin, rep, drLee, drPatel } = users;
   let invoice: Invoice;
 
   beforeAll(async () => {
-    lab = await startTestApp();
-    const users = await signInDemoUsers(lab);
-    ({ admin, rep, drLee, drPatel } = users);
     const settings = {
       labName: 'Clear Path Aligner Lab',
       labAddress: '12 Harbour Road, Leeds',
@@ -36,13 +31,12 @@ describe('billing PDFs', () => {
       price: 1100.5,
       patientName: 'Jane Doe',
     });
-    await billingSettled(lab.databaseUrl);
+    await billingSettled(users.lab.databaseUrl);
     [invoice] = await invoicesOf(admin, item.id);
     expect(
       (await rep.post(`/invoices/${invoice.number}/payments`, { amount: 20000, method: 'bank' })).status,
     ).toBe(200);
   });
-  afterAll(() => lab?.close());
 
   it.each([
     ['A4', '(A4)'],
@@ -75,7 +69,9 @@ describe('billing PDFs', () => {
 
   it('another doctor gets 404 for the PDF; Designers 403', async () => {
     expect((await getBytes(drPatel, `/invoices/${invoice.number}.pdf`)).status).toBe(404);
-    expect((await getBytes(await lab.login('designer'), `/invoices/${invoice.number}.pdf`)).status).toBe(403);
+    expect(
+      (await getBytes(await users.lab.login('designer'), `/invoices/${invoice.number}.pdf`)).status,
+    ).toBe(403);
   });
 
   it('a monthly statement on one page that adds up', async () => {

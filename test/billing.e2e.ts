@@ -2,35 +2,21 @@ import { agingOf, BILLING_TEXTS, type Invoice } from '@alignerflow/domain';
 import { BillingClock } from '../backend/src/billing/billing-clock';
 import { caseAt, walkCase } from './support/case-road';
 import { billingSettled, invoicesOf, newestFirst } from './support/billing';
-import { signInDemoUsers } from './support/demo-users';
+import { useDemoUsers } from './support/demo-users';
 import { sql } from './support/helpers';
-import type { ApiClient } from './support/http';
-import { startTestApp, type TestApp } from './support/test-app';
 
 /** api.md "Billing" over HTTP on a real PostgreSQL: issuing, payments, credits, voids, reads. */
 describe('billing', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-  let road: Record<string, ApiClient>;
-  const settle = () => billingSettled(lab.databaseUrl);
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel, byUsername: road } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab?.close());
+  const users = useDemoUsers();
+  const { admin, rep, designer, tech, drLee, drPatel } = users;
+  const settle = () => billingSettled(users.lab.databaseUrl);
 
   /** A case of dr.lee priced `price`, walked to Delivery to Doctor, and its invoice once issued. */
   async function shipped(
     price: number | null,
     patientName = 'Jane Doe',
   ): Promise<{ id: string; invoices: Invoice[] }> {
-    const item = await caseAt(road, 'Delivery to Doctor', { price, patientName });
+    const item = await caseAt(users.byUsername, 'Delivery to Doctor', { price, patientName });
     await settle();
     return { id: item.id, invoices: await invoicesOf(admin, item.id) };
   }
@@ -61,7 +47,7 @@ describe('billing', () => {
   it('issues none for a price of 0 or none, nor for a remake for a lab error', async () => {
     expect((await shipped(0)).invoices).toHaveLength(0);
     expect((await shipped(null)).invoices).toHaveLength(0);
-    const original = await caseAt(road, 'Completed', { price: 900 });
+    const original = await caseAt(users.byUsername, 'Completed', { price: 900 });
     const remake = await drLee.post(`/cases/${original.id}/reorders`, {
       kind: 'remake',
       reasonCode: 'lab_error',
@@ -69,7 +55,7 @@ describe('billing', () => {
     });
     expect(remake.status).toBe(201);
     expect((await admin.put(`/cases/${remake.body.id}/pricing`, { price: 900 })).status).toBe(200);
-    await walkCase(road, remake.body.id, 'Delivery to Doctor');
+    await walkCase(users.byUsername, remake.body.id, 'Delivery to Doctor');
     await settle();
     expect(await invoicesOf(admin, remake.body.id)).toHaveLength(0);
     expect(await invoicesOf(admin, original.id)).toHaveLength(1);
@@ -217,7 +203,7 @@ describe('billing', () => {
     // One group commit can ship several cases: their invoices are issued at the same moment.
     const moment = new Date().toISOString();
     await sql(
-      lab.databaseUrl,
+      users.lab.databaseUrl,
       `UPDATE invoice_view SET issued_at = $1, data = jsonb_set(data, '{issuedAt}', to_jsonb($2::text))
         WHERE number = ANY($3)`,
       [moment, moment, numbers],
@@ -262,7 +248,7 @@ describe('billing', () => {
   it('ages open balances by days past due with the injected clock', async () => {
     const { invoices } = await shipped(250);
     const due = new Date(invoices[0].dueAt);
-    const clock = lab.app.get(BillingClock);
+    const clock = users.lab.app.get(BillingClock);
     try {
       clock.set(new Date(due.getTime() + 45 * 86_400_000));
       const aging = (await admin.get('/billing/aging')).body;

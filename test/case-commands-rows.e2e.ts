@@ -1,6 +1,4 @@
-import { DataSource } from 'typeorm';
-import { ApiClient } from './support/http';
-import { startTestApp, type TestApp } from './support/test-app';
+import { useDemoAdmin } from './support/demo-users';
 
 /**
  * What a command writes beside its events (backend/src/cases/case-command.service.ts): the rows
@@ -9,19 +7,11 @@ import { startTestApp, type TestApp } from './support/test-app';
  * report row alone.
  */
 describe('the rows a command writes', () => {
-  let lab: TestApp;
-  let admin: ApiClient;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    admin = await lab.login('admin');
-    dataSource = lab.app.get(DataSource);
-  });
-  afterAll(() => lab?.close());
+  const demo = useDemoAdmin();
+  const { admin } = demo;
 
   const hotUpdates = async (): Promise<number> => {
-    const [{ hot }] = await dataSource.query(
+    const [{ hot }] = await demo.dataSource.query(
       `SELECT n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'case_view'`,
     );
     return hot;
@@ -32,7 +22,7 @@ describe('the rows a command writes', () => {
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const reportRow = () =>
-      dataSource
+      demo.dataSource
         .query(
           'SELECT xmin::text AS xmin, version, last_position::text AS position FROM report_cases WHERE id = $1',
           [id],
@@ -44,7 +34,7 @@ describe('the rows a command writes', () => {
       expect((await admin.post(`/cases/${id}/notes`, { text })).status).toBe(201);
 
     expect(await reportRow()).toEqual(before);
-    const [row] = await dataSource.query(
+    const [row] = await demo.dataSource.query(
       'SELECT version, note_count, data ? $2 AS has_version FROM case_view WHERE id = $1',
       [id, 'version'],
     );
@@ -66,7 +56,9 @@ describe('the rows a command writes', () => {
     const id = (await admin.post('/cases', { patientName: 'P', doctorName: 'D', clinicName: 'C' })).body.id;
     await admin.post(`/cases/${id}/notes`, { text: 'first' });
     expect((await admin.delete(`/cases/${id}`)).status).toBeLessThan(300);
-    const [report] = await dataSource.query('SELECT deleted, version FROM report_cases WHERE id = $1', [id]);
+    const [report] = await demo.dataSource.query('SELECT deleted, version FROM report_cases WHERE id = $1', [
+      id,
+    ]);
     expect(report).toEqual({ deleted: true, version: 3 });
   });
 });

@@ -1,22 +1,9 @@
-import { startTestApp, type TestApp } from './support/test-app';
-import { signInDemoUsers } from './support/demo-users';
+import { useDemoUsers } from './support/demo-users';
 import type { ApiClient } from './support/http';
 
 /** The whole life of a case over HTTP, by the roles the spec allows, refused for the others. */
 describe('case lifecycle over HTTP', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab.close());
+  const { admin, rep, designer, tech, drLee, drPatel } = useDemoUsers();
 
   it('goes from a doctor-created case to 20 aligner stages, each step by a permitted role', async () => {
     const created = await drLee.post('/cases', {

@@ -3,11 +3,9 @@ import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { byUsername, caseAt } from './support/case-road';
-import { signInDemoUsers } from './support/demo-users';
+import { useDemoUsers } from './support/demo-users';
 import { download, PNG, upload } from './support/files';
-import type { ApiClient } from './support/http';
 import { LIVE_TEST_TIMEOUT_MS, SseStream } from './support/sse';
-import { startTestApp, type TestApp } from './support/test-app';
 
 // Real file contents: the server checks uploads by their bytes.
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
@@ -15,19 +13,8 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer 
 jest.setTimeout(LIVE_TEST_TIMEOUT_MS);
 
 describe('case work: files after creation, plan versions, remakes and refinements', () => {
-  let lab: TestApp;
-  let admin: ApiClient,
-    rep: ApiClient,
-    designer: ApiClient,
-    tech: ApiClient,
-    drLee: ApiClient,
-    drPatel: ApiClient;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    ({ admin, rep, designer, tech, drLee, drPatel } = await signInDemoUsers(lab));
-  });
-  afterAll(() => lab?.close());
+  const users = useDemoUsers();
+  const { admin, rep, designer, tech, drLee, drPatel } = users;
 
   /** A case dr.lee created (two sheets an arch), approved: at Digital Planning. */
   async function plannedCase(patientName = 'Ada Lovelace'): Promise<string> {
@@ -378,7 +365,7 @@ describe('case work: files after creation, plan versions, remakes and refinement
   it('open screens hear every change live: files, plan versions, the remake and its original', async () => {
     const id = await plannedCase('Live Patient');
     const streams = await Promise.all(
-      [admin, drLee].map((client) => SseStream.open(`${lab.apiUrl}/events`, { token: client.token })),
+      [admin, drLee].map((client) => SseStream.open(`${users.lab.apiUrl}/events`, { token: client.token })),
     );
     try {
       const pdf = await upload(drLee, PDF, 'live.pdf');
@@ -418,7 +405,7 @@ describe('case work: files after creation, plan versions, remakes and refinement
   });
 
   it('a rebuild from the log gives the same read models, row for row', async () => {
-    const dataSource = lab.app.get(DataSource);
+    const dataSource = users.lab.app.get(DataSource);
     const rows = async () =>
       dataSource.query(
         'SELECT id, data, version, deleted, note_count, notes_text_length FROM case_view ORDER BY id',
@@ -429,7 +416,7 @@ describe('case work: files after creation, plan versions, remakes and refinement
     expect(
       (before[0] as { data: { followUps: unknown[] } }[]).some((row) => row.data.followUps.length > 0),
     ).toBe(true);
-    await new ProjectionRebuilder(dataSource, lab.app.get(EventStore)).run({});
+    await new ProjectionRebuilder(dataSource, users.lab.app.get(EventStore)).run({});
     expect([await rows(), await ids()]).toEqual(before);
   });
 });

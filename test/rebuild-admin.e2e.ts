@@ -1,22 +1,12 @@
-import { DataSource } from 'typeorm';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { ProjectionRebuildService } from '../backend/src/rebuild/projection-rebuild.service';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
-import type { ApiClient } from './support/http';
-import { startTestApp, type TestApp } from './support/test-app';
+import { useDemoAdmin } from './support/demo-users';
 
 /** The admin endpoint of the projection rebuild and its guard rails, on the demo data. */
 describe('projection rebuild: admin endpoint', () => {
-  let lab: TestApp;
-  let admin: ApiClient;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    lab = await startTestApp();
-    admin = await lab.login('admin');
-    dataSource = lab.app.get(DataSource);
-  });
-  afterAll(() => lab?.close());
+  const demo = useDemoAdmin();
+  const { admin } = demo;
 
   async function waitUntilFinished() {
     for (;;) {
@@ -28,11 +18,11 @@ describe('projection rebuild: admin endpoint', () => {
 
   it('is for managers only', async () => {
     for (const name of ['rep', 'designer', 'tech', 'dr.lee']) {
-      const other = await lab.login(name);
+      const other = await demo.lab.login(name);
       expect((await other.post('/admin/rebuild-projections')).status).toBe(403);
       expect((await other.get('/admin/rebuild-projections')).status).toBe(403);
     }
-    expect((await lab.anonymous.post('/admin/rebuild-projections')).status).toBe(401);
+    expect((await demo.lab.anonymous.post('/admin/rebuild-projections')).status).toBe(401);
   });
 
   it('answers 202 with progress and reports it until done; reads keep working and keep their ETags', async () => {
@@ -51,7 +41,7 @@ describe('projection rebuild: admin endpoint', () => {
     expect((await admin.post('/admin/rebuild-projections')).status).toBe(202);
     const done = await waitUntilFinished();
     expect(done).toMatchObject({ state: 'done', resumedFrom: 0 });
-    const [{ n }] = await dataSource.query('SELECT count(*)::int AS n FROM events');
+    const [{ n }] = await demo.dataSource.query('SELECT count(*)::int AS n FROM events');
     expect(done.eventsDone).toBe(n);
     expect(done.eventsTotal).toBe(n);
 
@@ -71,13 +61,13 @@ describe('projection rebuild: admin endpoint', () => {
   });
 
   it('runs one rebuild at a time: in this process they queue, another process holding the lock refuses', async () => {
-    const service = lab.app.get(ProjectionRebuildService);
+    const service = demo.lab.app.get(ProjectionRebuildService);
     const [first, second] = await Promise.all([service.run(), service.run()]);
     expect(first.state).toBe('done');
     expect(second.state).toBe('done');
 
-    const rebuilder = new ProjectionRebuilder(dataSource, lab.app.get(EventStore));
-    const lock = dataSource.createQueryRunner();
+    const rebuilder = new ProjectionRebuilder(demo.dataSource, demo.lab.app.get(EventStore));
+    const lock = demo.dataSource.createQueryRunner();
     await lock.connect();
     try {
       // As `npm run replay` in another process would hold it.
@@ -98,49 +88,51 @@ describe('projection rebuild: admin endpoint', () => {
 
   it('starts afresh when shadow tables are left without a checkpoint, and keeps index names and triggers', async () => {
     // A run that died before its first write: shadow tables, no checkpoint.
-    await dataSource.query('CREATE TABLE case_view_rebuild (LIKE case_view INCLUDING ALL)');
-    await dataSource.query("INSERT INTO case_view_rebuild SELECT * FROM case_view WHERE id = 'CA-2024-001'");
-    await dataSource.query(
+    await demo.dataSource.query('CREATE TABLE case_view_rebuild (LIKE case_view INCLUDING ALL)');
+    await demo.dataSource.query(
+      "INSERT INTO case_view_rebuild SELECT * FROM case_view WHERE id = 'CA-2024-001'",
+    );
+    await demo.dataSource.query(
       `CREATE FUNCTION test_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END; $$`,
     );
-    await dataSource.query(
+    await demo.dataSource.query(
       'CREATE TRIGGER case_view_touch BEFORE UPDATE ON case_view FOR EACH ROW EXECUTE FUNCTION test_touch()',
     );
-    const before: { indexname: string; indexdef: string }[] = await dataSource.query(
+    const before: { indexname: string; indexdef: string }[] = await demo.dataSource.query(
       "SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('case_view', 'user_view', 'case_ids') ORDER BY 1",
     );
-    const result = await new ProjectionRebuilder(dataSource, lab.app.get(EventStore)).run();
+    const result = await new ProjectionRebuilder(demo.dataSource, demo.lab.app.get(EventStore)).run();
     expect(result).toMatchObject({ state: 'done', resumedFrom: 0 });
     expect(
-      await dataSource.query(
+      await demo.dataSource.query(
         "SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('case_view', 'user_view', 'case_ids') ORDER BY 1",
       ),
     ).toEqual(before);
     expect(
-      await dataSource.query(
+      await demo.dataSource.query(
         "SELECT tgname FROM pg_trigger WHERE tgrelid = 'case_view'::regclass AND NOT tgisinternal",
       ),
     ).toEqual([{ tgname: 'case_view_touch' }]);
-    const [{ leftovers }] = await dataSource.query(
+    const [{ leftovers }] = await demo.dataSource.query(
       "SELECT count(*)::int AS leftovers FROM pg_class WHERE relname LIKE '%\\_rebuild' OR relname LIKE '%\\_old'",
     );
     expect(leftovers).toBe(0);
   });
 
   it('resumes a crashed rebuild, unless a migration changed a live table since: then it starts afresh', async () => {
-    const rebuilder = new ProjectionRebuilder(dataSource, lab.app.get(EventStore));
+    const rebuilder = new ProjectionRebuilder(demo.dataSource, demo.lab.app.get(EventStore));
     const crash = { batchSize: 10, flushIntervalMs: 0, crashAfterWrites: 1 };
     await expect(rebuilder.run(crash)).rejects.toThrow('test hook');
     expect((await rebuilder.run()).resumedFrom).toBe(10);
 
     await expect(rebuilder.run(crash)).rejects.toThrow('test hook');
-    await dataSource.query('ALTER TABLE case_view ADD COLUMN migrated int NOT NULL DEFAULT 7');
+    await demo.dataSource.query('ALTER TABLE case_view ADD COLUMN migrated int NOT NULL DEFAULT 7');
     try {
       expect((await rebuilder.run()).resumedFrom).toBe(0);
-      const [row] = await dataSource.query("SELECT migrated FROM case_view WHERE id = 'CA-2024-001'");
+      const [row] = await demo.dataSource.query("SELECT migrated FROM case_view WHERE id = 'CA-2024-001'");
       expect(row).toEqual({ migrated: 7 });
     } finally {
-      await dataSource.query('ALTER TABLE case_view DROP COLUMN migrated');
+      await demo.dataSource.query('ALTER TABLE case_view DROP COLUMN migrated');
     }
     expect((await admin.get('/cases/CA-2024-001')).status).toBe(200);
   });

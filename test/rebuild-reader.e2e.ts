@@ -1,23 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
 import type { Checkpoint, EventStore, RecordedEvent } from '../backend/src/event-store/event-store';
-import { createTestDatabase } from './support/database';
+import { useTestDataSource } from './support/data-source';
 
 /** The rebuild's batch reader gives exactly what readAll gives, however large the documents. */
 describe('readAllInOneDocument', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
+  const database = useTestDataSource();
   let store: EventStore;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 2 }).initialize();
-    store = createEventStore(dataSource);
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+  beforeAll(() => {
+    store = createEventStore(database.dataSource);
   });
 
   async function readEverything(

@@ -20,11 +20,29 @@ function placeOf({ functionName, url }: ProfileNode['callFrame']): string {
   return own ? `app: ${own[2]}` : url;
 }
 
+/** A frame of a CPU profile: the function and the script (or node: module) it runs in. */
+export type ProfileFrame = ProfileNode['callFrame'];
+
+/** How `cpuProfileSummary` sums a profile and writes each sum; each part defaults to the usual. */
+export interface ProfileSummaryOptions {
+  /** The place a frame's samples count for (default: its package, node: module or our file). */
+  classify?: (frame: ProfileFrame) => string;
+  /** What follows a place's or function's name: by default its share of the busy samples. */
+  label?: (hits: number, busy: number) => string;
+}
+
+const shareOfBusy = (hits: number, busy: number) => `${((100 * hits) / busy).toFixed(0)}%`;
+
 /**
- * A CPU profile (.cpuprofile JSON) summed by place (package, node: module or our file) and by
- * function, as shares of the busy samples ((idle) left out); the top `top` of each.
+ * A CPU profile (.cpuprofile JSON) summed by place (package, node: module or our file, unless
+ * `classify` says otherwise) and by function, as shares of the busy samples ((idle) left out);
+ * the top `top` of each.
  */
-export function cpuProfileSummary(file: string, top = 8): { places: string; functions: string } {
+export function cpuProfileSummary(
+  file: string,
+  top = 8,
+  { classify = placeOf, label = shareOfBusy }: ProfileSummaryOptions = {},
+): { places: string; functions: string } {
   const { nodes }: { nodes: ProfileNode[] } = JSON.parse(readFileSync(file, 'utf8'));
   const places = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -33,7 +51,7 @@ export function cpuProfileSummary(file: string, top = 8): { places: string; func
     const hits = node.hitCount ?? 0;
     if (!hits || node.callFrame.functionName === '(idle)') continue;
     busy += hits;
-    const place = placeOf(node.callFrame);
+    const place = classify(node.callFrame);
     places.set(place, (places.get(place) ?? 0) + hits);
     const name = `${node.callFrame.functionName || '(anonymous)'} [${place}]`;
     functions.set(name, (functions.get(name) ?? 0) + hits);
@@ -42,7 +60,7 @@ export function cpuProfileSummary(file: string, top = 8): { places: string; func
     [...counts]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([name, hits]) => `${name} ${((100 * hits) / busy).toFixed(0)}%`)
+      .map(([name, hits]) => `${name} ${label(hits, busy)}`)
       .join(', ');
   return { places: share(places), functions: share(functions) };
 }

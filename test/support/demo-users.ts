@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { ApiClient } from './http';
 import { APP_START_TIMEOUT_MS, startTestApp, type TestApp } from './test-app';
 
@@ -64,6 +65,41 @@ export function useDemoUsers(env?: Parameters<typeof startTestApp>[0]): FileDemo
     lab: { get: () => started(lab), enumerable: false },
     byUsername: { get: () => started(users).byUsername, enumerable: false },
   }) as FileDemoUsers;
+}
+
+/** A file's own app with its manager signed in, as `useDemoAdmin` answers them. */
+export type FileDemoAdmin = {
+  /** The demo manager, admin; taken apart at the top of the file as `useDemoUsers`' clients are. */
+  readonly admin: ApiClient;
+  /** The file's app; read it inside tests and hooks. */
+  readonly lab: TestApp;
+  /** The app's own pool, for the rows its commands write; read it inside tests and hooks. */
+  readonly dataSource: DataSource;
+};
+
+/**
+ * `useDemoUsers` for a file that needs only the manager: the file's own app, admin signed in, and
+ * the app's DataSource. The other users are left signed out, for the file to sign in as it tests.
+ */
+export function useDemoAdmin(env?: Parameters<typeof startTestApp>[0]): FileDemoAdmin {
+  let lab: TestApp | undefined;
+  let admin: ApiClient | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The app has not started: use it inside a test or a hook.');
+    return value;
+  };
+  beforeAll(async () => {
+    lab = await startTestApp(env);
+    admin = await lab.login(DEMO_USERNAMES.admin);
+  }, APP_START_TIMEOUT_MS);
+  afterAll(() => lab?.close());
+  return Object.defineProperties(
+    { admin: signedInLater(() => started(admin)) },
+    {
+      lab: { get: () => started(lab), enumerable: false },
+      dataSource: { get: () => started(lab).app.get(DataSource), enumerable: false },
+    },
+  ) as FileDemoAdmin;
 }
 
 /** An ApiClient that is `client()` whenever it is used: every read goes to the signed-in one. */

@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import { EventStore, type EventMetadata, type RecordedEvent, type StreamAppend } from './event-store.js';
 import { writeRows, type ReadModel } from './read-model.js';
 
@@ -19,21 +18,14 @@ const R_ROWS: ReadModel = {
 };
 
 describe('read models written with the append (read-model.ts)', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
+  const database = useTestDataSource();
   let store: EventStore;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 2 }).initialize();
-    store = new EventStore(dataSource);
-    await dataSource.query(
+    store = new EventStore(database.dataSource);
+    await database.dataSource.query(
       'CREATE TABLE r_rows (id text PRIMARY KEY, doc jsonb NOT NULL, tags int[], at bigint)',
     );
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
   });
 
   const append = (id: string, expectedVersion: number, doc: unknown, events = 1): StreamAppend => ({
@@ -48,7 +40,7 @@ describe('read models written with the append (read-model.ts)', () => {
   });
 
   it('sends one statement text however many appends and rows, prepared once per connection', async () => {
-    const runner = dataSource.createQueryRunner();
+    const runner = database.dataSource.createQueryRunner();
     await runner.connect();
     try {
       await store.appendStreams([append('a', 0, { v: 1 })], runner);
@@ -63,7 +55,7 @@ describe('read models written with the append (read-model.ts)', () => {
     } finally {
       await runner.release();
     }
-    const rows: { id: string; doc: unknown; tags: number[]; at: string }[] = await dataSource.query(
+    const rows: { id: string; doc: unknown; tags: number[]; at: string }[] = await database.dataSource.query(
       'SELECT id, doc, tags, at::text FROM r_rows ORDER BY id',
     );
     const last = async (id: string) => (await store.readStream(`r-${id}`)).at(-1)!.position;
@@ -87,12 +79,14 @@ describe('read models written with the append (read-model.ts)', () => {
   });
 
   it('writes rows in bulk with the same definition, given their positions', async () => {
-    await writeRows(dataSource, R_ROWS, [
+    await writeRows(database.dataSource, R_ROWS, [
       ['e', '{"v":5}', '{3}', '7'],
       ['a', '{"v":6}', null, '8'],
     ]);
     expect(
-      await dataSource.query(`SELECT id, doc, tags, at::text FROM r_rows WHERE id IN ('a', 'e') ORDER BY id`),
+      await database.dataSource.query(
+        `SELECT id, doc, tags, at::text FROM r_rows WHERE id IN ('a', 'e') ORDER BY id`,
+      ),
     ).toEqual([
       { id: 'a', doc: { v: 6 }, tags: null, at: '8' },
       { id: 'e', doc: { v: 5 }, tags: [3], at: '7' },

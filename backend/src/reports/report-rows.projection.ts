@@ -1,4 +1,11 @@
-import { REPORT_STAGES, STATUS_LABELS, type Case, type StageInterval } from '@alignerflow/domain';
+import {
+  isReportOrigin,
+  originReasonCode,
+  REPORT_STAGES,
+  STATUS_LABELS,
+  type Case,
+  type StageInterval,
+} from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
 import {
   updateAll,
@@ -31,13 +38,7 @@ export interface IntervalRow extends StageInterval {
  * row alone (its version and position are those of the last event that changed it).
  */
 export function reportFields(state: Case): unknown[] {
-  // The origin as originFrom (libs/domain) reads it from a restored case; without its objects:
-  // the replay asks this twice per event.
-  const given = state.origin as { caseId?: unknown; kind?: unknown; reasonCode?: unknown } | null | undefined;
-  const origin =
-    given && typeof given.caseId === 'string' && (given.kind === 'remake' || given.kind === 'refinement')
-      ? given
-      : null;
+  const origin = isReportOrigin(state.origin) ? state.origin : null;
   return [
     state.patientName ?? '',
     state.doctorName ?? '',
@@ -49,7 +50,7 @@ export function reportFields(state: Case): unknown[] {
     state.deleted ?? false,
     origin?.caseId ?? null,
     origin?.kind ?? null,
-    typeof origin?.reasonCode === 'string' ? origin.reasonCode : null,
+    origin ? originReasonCode(origin) : null,
   ];
 }
 
