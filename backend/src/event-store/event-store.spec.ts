@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import {
   Checkpoint,
   EventMetadata,
@@ -29,19 +28,11 @@ async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise
 }
 
 describe('EventStore', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
+  const database = useTestDataSource(20);
   let store: EventStore;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 20 }).initialize();
-    store = new EventStore(dataSource);
-  });
-
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+  beforeAll(() => {
+    store = new EventStore(database.dataSource);
   });
 
   /** Pages through the whole readable log. */
@@ -60,7 +51,7 @@ describe('EventStore', () => {
   async function checkpointAtEnd(): Promise<Checkpoint | null> {
     let events: RecordedEvent[] = [];
     await eventually(async () => {
-      const [{ total }] = await dataSource.query('SELECT count(*)::int AS total FROM events');
+      const [{ total }] = await database.dataSource.query('SELECT count(*)::int AS total FROM events');
       events = await readToEnd(null);
       expect(events).toHaveLength(total);
     });
@@ -146,7 +137,7 @@ describe('EventStore', () => {
     });
 
     it('rejects a writer that collides with a concurrent, still uncommitted append', async () => {
-      const first = dataSource.createQueryRunner();
+      const first = database.dataSource.createQueryRunner();
       await first.connect();
       try {
         await first.startTransaction();
@@ -165,7 +156,7 @@ describe('EventStore', () => {
           );
         // The second writer saw an empty stream and now waits on the first one's unique key.
         await eventually(async () => {
-          const [{ waiting }] = await dataSource.query(
+          const [{ waiting }] = await database.dataSource.query(
             `SELECT count(*)::int AS waiting FROM pg_stat_activity
               WHERE datname = current_database() AND wait_event_type = 'Lock'`,
           );
@@ -181,7 +172,7 @@ describe('EventStore', () => {
     });
 
     it("rolls back the caller's whole transaction when its append is stale", async () => {
-      const attempt = withTransaction(dataSource, async (qr) => {
+      const attempt = withTransaction(database.dataSource, async (qr) => {
         await store.append('case-tx', 0, [{ type: 'CaseCreated', data: {} }], metadata, qr);
         await store.append('case-2', 1, [{ type: 'Stale', data: {} }], metadata, qr);
       });
@@ -204,7 +195,7 @@ describe('EventStore', () => {
       ['TRUNCATE', 'TRUNCATE events'],
     ])('rejects %s', async (_, sql) => {
       const before = await readToEnd(null);
-      await expect(dataSource.query(sql)).rejects.toThrow('events are append-only');
+      await expect(database.dataSource.query(sql)).rejects.toThrow('events are append-only');
       expect(await readToEnd(null)).toEqual(before);
     });
   });
@@ -212,7 +203,7 @@ describe('EventStore', () => {
   describe('readAll', () => {
     it('hides events past a still-running transaction until it commits, then returns both without a skip', async () => {
       const checkpoint = await checkpointAtEnd();
-      const slow = dataSource.createQueryRunner();
+      const slow = database.dataSource.createQueryRunner();
       await slow.connect();
       try {
         await slow.startTransaction();
@@ -268,7 +259,7 @@ describe('EventStore', () => {
 
     it('orders transaction ids as numbers, not as text', async () => {
       // Long-finished transaction ids, written directly: the app never sets transaction_id.
-      await dataSource.query(
+      await database.dataSource.query(
         `INSERT INTO events (stream_id, stream_version, type, data, transaction_id)
          VALUES ('case-xid', 1, 'T', '{}', '100'), ('case-xid', 2, 'T', '{}', '9'), ('case-xid', 3, 'T', '{}', '10')`,
       );
@@ -348,7 +339,7 @@ describe('EventStore', () => {
       expect(await store.loadCheckpoint('cases')).toEqual({ transactionId: '101', position: '9' });
 
       await expect(
-        withTransaction(dataSource, async (qr) => {
+        withTransaction(database.dataSource, async (qr) => {
           await store.saveCheckpoint('cases', { transactionId: '200', position: '20' }, qr);
           expect(await store.loadCheckpoint('cases', qr)).toEqual({ transactionId: '200', position: '20' });
           throw new Error('projection failed');

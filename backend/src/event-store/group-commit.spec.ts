@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import {
   EventStore,
   WrongExpectedVersionError,
@@ -22,19 +21,12 @@ const G_ROWS: ReadModel = {
 };
 
 describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
+  const database = useTestDataSource(10);
   let store: EventStore;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url, poolSize: 10 }).initialize();
-    store = new EventStore(dataSource);
-    await dataSource.query('CREATE TABLE g_rows (stream text PRIMARY KEY, last bigint)');
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+    store = new EventStore(database.dataSource);
+    await database.dataSource.query('CREATE TABLE g_rows (stream text PRIMARY KEY, last bigint)');
   });
 
   const streamOf = async (streamId: string) => (await store.readStream(streamId)).map((e) => e.data.text);
@@ -74,13 +66,13 @@ describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
       },
     ]);
     const written = results[0] as RecordedEvent[];
-    expect(await dataSource.query('SELECT stream, last::text FROM g_rows')).toEqual([
+    expect(await database.dataSource.query('SELECT stream, last::text FROM g_rows')).toEqual([
       { stream: 'g-row', last: written[1].position },
     ]);
   });
 
   it('loses only the stream a concurrent, uncommitted writer takes, and none of a multi-event append', async () => {
-    const first = dataSource.createQueryRunner();
+    const first = database.dataSource.createQueryRunner();
     await first.connect();
     try {
       await first.startTransaction();
@@ -91,7 +83,7 @@ describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
       ]);
       // Ours saw an empty stream and now waits on the other writer's key.
       for (let waiting = 0; waiting !== 1;) {
-        [{ waiting }] = await dataSource.query(
+        [{ waiting }] = await database.dataSource.query(
           `SELECT count(*)::int AS waiting FROM pg_stat_activity
             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         );

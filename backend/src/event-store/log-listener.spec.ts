@@ -1,6 +1,6 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import { EventStore } from './event-store.js';
 import { EVENTS_COMMITTED, LogListener, type LogSubscriber } from './log-listener.js';
 
@@ -15,8 +15,6 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 describe('LogListener', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
   let other: DataSource;
   let emitter: EventEmitter2;
   let listener: LogListener;
@@ -27,19 +25,19 @@ describe('LogListener', () => {
     lost: () => calls.push('lost'),
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-    // Another process's pool: its appends reach us only through NOTIFY.
-    other = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-    emitter = new EventEmitter2();
-    listener = new LogListener(dataSource, emitter);
-  });
+  // Declared before the database's hooks because after-all hooks run in the order declared: the
+  // listener's connection and the other pool go before the database is dropped under them.
   afterAll(async () => {
     await listener?.onModuleDestroy();
     await other?.destroy();
-    await dataSource?.destroy();
-    await database?.drop();
+  });
+  const database = useTestDataSource(10);
+
+  beforeAll(async () => {
+    // Another process's pool: its appends reach us only through NOTIFY.
+    other = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    emitter = new EventEmitter2();
+    listener = new LogListener(database.dataSource, emitter);
   });
 
   it('listens once the first subscriber comes, and wakes it for appends of any process', async () => {
@@ -54,7 +52,7 @@ describe('LogListener', () => {
 
   it('wakes once per commit of this process: its NOTIFY, not the in-process emit too', async () => {
     calls.length = 0;
-    const store = new EventStore(dataSource);
+    const store = new EventStore(database.dataSource);
     const events = await store.append('l-own', 0, [{ type: 'NoteAdded', data: {} }], metadata);
     emitter.emit(EVENTS_COMMITTED, { events });
     expect(calls).toEqual([]); // never on the committing turn

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import { eventually } from '../../../test/support/helpers.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { ProjectionRebuildService } from '../rebuild/projection-rebuild.service.js';
@@ -39,19 +39,12 @@ async function insertOldShapes(dataSource: DataSource, caseId: string): Promise<
 
 describe('event upcasting', () => {
   describe('in the event store', () => {
-    let database: { url: string; drop: () => Promise<void> };
-    let dataSource: DataSource;
+    const database = useTestDataSource(10);
     let store: EventStore;
 
     beforeAll(async () => {
-      database = await createTestDatabase();
-      dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-      store = createEventStore(dataSource);
-      await insertOldShapes(dataSource, 'CA-2023-101');
-    });
-    afterAll(async () => {
-      await dataSource?.destroy();
-      await database?.drop();
+      store = createEventStore(database.dataSource);
+      await insertOldShapes(database.dataSource, 'CA-2023-101');
     });
 
     it('reads old-shape events back in the current shape, by stream and from the whole log', async () => {
@@ -78,7 +71,7 @@ describe('event upcasting', () => {
         { actor, correlationId: 'now' },
       );
       expect(appended.schemaVersion).toBe(2);
-      const rows = await dataSource.query(
+      const rows = await database.dataSource.query(
         "SELECT type, schema_version, data FROM events WHERE stream_id = 'case-CA-2023-101' ORDER BY stream_version",
       );
       expect(rows).toEqual([
@@ -95,7 +88,7 @@ describe('event upcasting', () => {
     });
 
     it('without a codec, reads what is stored', async () => {
-      const plain = new EventStore(dataSource);
+      const plain = new EventStore(database.dataSource);
       const [created, note] = await plain.readStream('case-CA-2023-101');
       expect(created).toMatchObject({
         schemaVersion: 1,

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import { ScheduledJob } from './scheduled-job.js';
 
 /** A promise the test resolves when it wants: holds a run in progress. */
@@ -122,19 +122,19 @@ describe('ScheduledJob', () => {
   });
 
   describe('under an advisory lock (PostgreSQL)', () => {
-    let database: { url: string; drop: () => Promise<void> };
     let one: DataSource;
     let two: DataSource;
 
-    beforeAll(async () => {
-      database = await createTestDatabase();
-      one = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-      two = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-    });
+    // Declared before the database's hooks because after-all hooks run in the order declared: the
+    // second pool goes before the database is dropped under it.
     afterAll(async () => {
-      await one?.destroy();
       await two?.destroy();
-      await database?.drop();
+    });
+    const database = useTestDataSource(10);
+
+    beforeAll(async () => {
+      one = database.dataSource;
+      two = await new DataSource({ type: 'postgres', url: database.url }).initialize();
     });
 
     /** The same job in two processes (two connection pools on one database). */

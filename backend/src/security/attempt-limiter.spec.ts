@@ -1,34 +1,33 @@
 import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../test/support/database.js';
+import { useTestDataSource } from '../../../test/support/data-source.js';
 import { AttemptLimiter } from './attempt-limiter.js';
 
 const WINDOW_MS = 15 * 60 * 1000;
 
 describe('AttemptLimiter (PostgreSQL)', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
   let other: DataSource;
   let limiter: AttemptLimiter;
   /** A second limiter on its own connection pool: another API process. */
   let otherProcess: AttemptLimiter;
 
+  // Declared before the database's hooks because after-all hooks run in the order declared: the
+  // other pool goes before the database is dropped under it.
+  afterAll(async () => {
+    await other?.destroy();
+  });
+  const database = useTestDataSource(10);
+
   /** Moves a key's window into the past, as if it had run out. */
   const endWindow = (key: string) =>
-    dataSource.query(`UPDATE attempt_counts SET expires_at = now() - interval '1 second' WHERE key = $1`, [
-      key,
-    ]);
+    database.dataSource.query(
+      `UPDATE attempt_counts SET expires_at = now() - interval '1 second' WHERE key = $1`,
+      [key],
+    );
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
     other = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-    limiter = new AttemptLimiter(dataSource);
+    limiter = new AttemptLimiter(database.dataSource);
     otherProcess = new AttemptLimiter(other);
-  });
-  afterAll(async () => {
-    await dataSource.destroy();
-    await other.destroy();
-    await database.drop();
   });
 
   it('allows up to the limit, then refuses until the window has passed', async () => {
@@ -65,11 +64,11 @@ describe('AttemptLimiter (PostgreSQL)', () => {
     expect(verdicts.filter((verdict) => verdict.allowed)).toHaveLength(7);
     for (const verdict of verdicts.filter((v) => !v.allowed))
       expect(verdict.retryAfterSeconds).toBeGreaterThan(0);
-    const [{ expires_at: before }] = await dataSource.query(
+    const [{ expires_at: before }] = await database.dataSource.query(
       `SELECT expires_at FROM attempt_counts WHERE key = 'd'`,
     );
     await limiter.consume('d', 7, WINDOW_MS);
-    const [{ expires_at: after }] = await dataSource.query(
+    const [{ expires_at: after }] = await database.dataSource.query(
       `SELECT expires_at FROM attempt_counts WHERE key = 'd'`,
     );
     expect(after).toEqual(before); // refused attempts do not push the window out
@@ -80,7 +79,7 @@ describe('AttemptLimiter (PostgreSQL)', () => {
     await limiter.record('live', WINDOW_MS);
     await endWindow('old');
     expect(await limiter.purgeExpired()).toBeGreaterThanOrEqual(1);
-    const keys: { key: string }[] = await dataSource.query('SELECT key FROM attempt_counts');
+    const keys: { key: string }[] = await database.dataSource.query('SELECT key FROM attempt_counts');
     expect(keys.map((row) => row.key)).toContain('live');
     expect(keys.map((row) => row.key)).not.toContain('old');
   });

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { DataSource } from 'typeorm';
-import { createTestDatabase } from '../../../../test/support/database';
+import { useTestDataSource } from '../../../../test/support/data-source';
 import { FcmStub } from '../../../../test/support/fcm-stub';
 import { PushService, type BrowserSubscription } from '../../../../test/support/push-service';
 import { loadConfig } from '../../config/config';
@@ -30,8 +29,7 @@ const POLICY = { attempts: MAX_ATTEMPTS, backoffMs: 40 };
  * local FCM stand-in, on a real database, through both queue drivers.
  */
 describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver)', (driver) => {
-  let database: { url: string; drop: () => Promise<void> };
-  let dataSource: DataSource;
+  const database = useTestDataSource(10);
   let store: NotificationStore;
   let push: PushService;
   let fcm: FcmStub;
@@ -44,9 +42,8 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
 
   beforeAll(async () => {
     Logger.overrideLogger(['error']);
-    [database, push, fcm] = await Promise.all([createTestDatabase(), PushService.start(), FcmStub.start()]);
-    dataSource = await new DataSource({ type: 'postgres', url: database.url }).initialize();
-    store = new NotificationStore(dataSource);
+    [push, fcm] = await Promise.all([PushService.start(), FcmStub.start()]);
+    store = new NotificationStore(database.dataSource);
     dataDir = mkdtempSync(join(tmpdir(), 'af-worker-'));
     const app = loadConfig({
       DATABASE_URL: database.url,
@@ -58,7 +55,7 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
     push.expectVapidKey((await vapid.get()).publicKey);
     agent = new Agent({ ca: push.caPem, keepAlive: true });
     const webPush = new WebPushWorker(store, vapid, new PushEndpointGuard(config), agent);
-    const email = new EmailWorker(dataSource, config);
+    const email = new EmailWorker(database.dataSource, config);
     worker = new NotificationWorker(store, webPush, new FcmWorker(store, config), email);
     unconfiguredWorker = new NotificationWorker(
       store,
@@ -70,8 +67,7 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
 
   afterAll(async () => {
     agent.destroy();
-    await dataSource.destroy();
-    await Promise.all([database.drop(), push.close(), fcm.close()]);
+    await Promise.all([push.close(), fcm.close()]);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
