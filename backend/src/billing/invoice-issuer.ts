@@ -1,4 +1,5 @@
 import {
+  Inject,
   Injectable,
   Logger,
   Optional,
@@ -18,9 +19,15 @@ import {
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
 import { DomainRejection } from '../common/domain-rejection.js';
-import { loadCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
-import { EventStore, WrongExpectedVersionError, type RecordedEvent } from '../event-store/event-store.js';
-import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { loadCheckpoint, saveCheckpoint, type Queryable } from '../event-store/checkpoints.js';
+import {
+  EventStore,
+  WrongExpectedVersionError,
+  type Checkpoint,
+  type RecordedEvent,
+} from '../event-store/event-store.js';
+import { LeaderLoop, type LeaderLoopTimings, type TermCheckpoint } from '../event-store/leader-loop.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { BillingStore } from './billing-store.js';
 import { InvoiceCommandService } from './invoice-command.service.js';
@@ -30,6 +37,9 @@ export const BILLING_CHECKPOINT = 'billing';
 const ISSUER_LOCK_ID = '7240913350164081030';
 const BATCH = 500;
 const CASE_STREAM = 'case-';
+/** How long, or how many events, the checkpoint may move in memory before it is saved. */
+const SAVE_EVERY_MS = 1000;
+const SAVE_EVERY_EVENTS = 1000;
 
 /**
  * Issues the invoice of each case that ships (libs/domain billing/issue.ts says when), following
@@ -38,11 +48,20 @@ const CASE_STREAM = 'case-';
  * read again after a crash, two leaders for a moment, a replay or a restore): the invoice is the
  * first event of the stream invoice-{caseId}, appended with expected version 0, and its number is
  * drawn in that same transaction, so a lost race rolls the number back too.
+ *
+ * It runs in the worker processes (and `all`), never in `PROCESS_ROLE=api`: the API answers
+ * requests and leaves the followers of the log to the workers. While it holds the lock it keeps
+ * its checkpoint in memory and saves it once the log is read to its end, or after SAVE_EVERY_MS
+ * / SAVE_EVERY_EVENTS; a leader that dies first leaves an older checkpoint behind, and its
+ * successor reads those events again and issues nothing twice (the expected version above).
  */
 @Injectable()
 export class InvoiceIssuer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('InvoiceIssuer');
   private readonly loop: LeaderLoop;
+  private readonly runs: boolean;
+  /** The checkpoint as of the lock's term, and how many events it moved past the stored one. */
+  private position: TermCheckpoint | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -50,7 +69,9 @@ export class InvoiceIssuer implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly billing: BillingStore,
     private readonly commands: InvoiceCommandService,
     @Optional() listener?: LogListener,
+    @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'processRole'>,
   ) {
+    this.runs = config?.processRole !== 'api';
     this.loop = new LeaderLoop(
       dataSource,
       listener,
@@ -72,8 +93,17 @@ export class InvoiceIssuer implements OnApplicationBootstrap, OnModuleDestroy {
     );
   }
 
+  get isLeader(): boolean {
+    return this.loop.isLeader;
+  }
+
+  /** The server process id of the lock's connection while this process leads (for fault tests). */
+  get leaderPid(): number | undefined {
+    return this.loop.pid;
+  }
+
   onApplicationBootstrap(): void {
-    this.loop.start();
+    if (this.runs) this.loop.start();
   }
 
   onModuleDestroy(): Promise<void> {
@@ -95,21 +125,36 @@ export class InvoiceIssuer implements OnApplicationBootstrap, OnModuleDestroy {
   async issueOnce(): Promise<number | null> {
     const client = await this.loop.lead();
     if (!client) return null;
-    const checkpoint = await loadCheckpoint(client, BILLING_CHECKPOINT);
-    const events = await this.store.readAll(checkpoint, BATCH);
-    if (events.length === 0) return 0;
+    const term = this.loop.term;
+    if (this.position?.term !== term) {
+      // Another leader may have moved it while this process did not hold the lock.
+      const checkpoint = await loadCheckpoint(client, BILLING_CHECKPOINT);
+      this.position = { term, checkpoint, unsaved: 0, since: Date.now() };
+    }
+    const position = this.position;
+    const events = await this.store.readAll(position.checkpoint, BATCH);
+    if (events.length === 0) {
+      // Caught up: what the batches since the last save moved is saved now, in one commit.
+      if (position.unsaved) await this.save(client, position, position.checkpoint!);
+      return 0;
+    }
     for (const event of events) {
       if (event.streamId.startsWith(CASE_STREAM) && mayTriggerInvoice(event.type, event.data))
         await this.consider(event);
     }
     const last = events[events.length - 1];
-    await saveCheckpoint(
-      client,
-      BILLING_CHECKPOINT,
-      { transactionId: last.transactionId, position: last.position },
-      { onlyForward: true },
-    );
+    const checkpoint = { transactionId: last.transactionId, position: last.position };
+    const unsaved = position.unsaved + events.length;
+    if (unsaved >= SAVE_EVERY_EVENTS || Date.now() - position.since >= SAVE_EVERY_MS)
+      await this.save(client, position, checkpoint);
+    else if (this.position === position) Object.assign(position, { checkpoint, unsaved });
     return events.length;
+  }
+
+  private async save(client: Queryable, position: TermCheckpoint, checkpoint: Checkpoint): Promise<void> {
+    await saveCheckpoint(client, BILLING_CHECKPOINT, checkpoint, { onlyForward: true });
+    // Moved only once stored: a failed save leaves the events to be read again.
+    if (this.position === position) Object.assign(position, { checkpoint, unsaved: 0, since: Date.now() });
   }
 
   /** The case right before and after the event, folded from its stream; an invoice if it is due. */

@@ -1,10 +1,22 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import type { Checkpoint } from './event-types.js';
 import { LogListener } from './log-listener.js';
 
 /** What one step of a leader's work says about the next: lead elsewhere, caught up, or more now. */
 export type LeaderStep = 'follower' | 'caught-up' | 'more';
+
+/**
+ * A follower's checkpoint as a leader keeps it in memory: read at the start of its lock's `term`,
+ * and how many events it moved past the stored one since it was last saved (`since`, ms).
+ */
+export interface TermCheckpoint {
+  term: number;
+  checkpoint: Checkpoint | null;
+  unsaved: number;
+  since: number;
+}
 
 export interface LeaderLoopTimings {
   /** The fallback when a wake-up is lost, or when events were not yet commit-safe at the wake-up. */

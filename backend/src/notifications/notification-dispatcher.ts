@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { loadCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
 import type { Client } from 'pg';
 import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
-import { LeaderLoop, type LeaderLoopTimings } from '../event-store/leader-loop.js';
+import { LeaderLoop, type LeaderLoopTimings, type TermCheckpoint } from '../event-store/leader-loop.js';
 import { LogListener } from '../event-store/log-listener.js';
 import { NotificationPlanner } from './notification-planner.js';
 import { NotificationStore, type UserDeletion } from './notification-store.js';
@@ -58,8 +58,7 @@ export class NotificationDispatcher {
   private nextSweep = 0;
   private swept = false;
   /** The checkpoint as of the lock's term, and how many events it moved past the stored one. */
-  private position:
-    { term: number; checkpoint: Checkpoint | null; unsaved: number; since: number } | undefined;
+  private position: TermCheckpoint | undefined;
 
   constructor(
     dataSource: DataSource,
