@@ -56,7 +56,7 @@ export class NotificationsWorkerModule {
 
 /**
  * The followers of the event log, without HTTP: the notification dispatcher and workers, the
- * audit sealer and the at-risk scan.
+ * audit sealer, the invoice issuer (through the at-risk scan's billing module) and the at-risk scan.
  */
 export async function createWorker(options: {
   config: AppConfig;
@@ -87,7 +87,7 @@ export async function runWorkerProcess(config: AppConfig): Promise<void> {
   const { port, token } = config.metrics;
   const metricsServer = port ? await serveMetrics(context.get(Metrics), { port, token }) : undefined;
   logger.log(
-    `AlignerFlow notification worker is running (also the audit seals and the at-risk scan)${port ? `; metrics on port ${port} at /metrics` : ''}.`,
+    `AlignerFlow notification worker is running (also the audit seals, the invoices and the at-risk scan)${port ? `; metrics on port ${port} at /metrics` : ''}.`,
   );
   // Closing the context stops the dispatcher first (ending its session releases the leader's
   // advisory lock, so another process takes over), then the queue: BullMQ takes no new job and
