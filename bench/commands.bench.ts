@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -77,6 +77,31 @@ async function openLoop(seconds: number, perSecond: number, call: (n: number) =>
   }
   await Promise.all(calls);
   return { perSecond: Math.round(latencies.length / seconds), ...summarise(latencies) };
+}
+
+/**
+ * The floor of the HTTP stack alone (bench/support/http-floor-server.cjs in its own process: `nest`
+ * as the API runs it, or bare `node:http`), under the same clients as the commands: what no command
+ * can beat on this machine, whatever it does behind the route.
+ */
+async function httpFloor(mode: 'nest' | 'node', seconds: number, clients: number) {
+  const child = spawn(process.execPath, [join(__dirname, 'support', 'http-floor-server.cjs'), mode], {
+    cwd: join(__dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      child.once('exit', (code) => reject(new Error(`http-floor-server ${mode} exited with ${code}`)));
+    });
+    const post = poster(`http://127.0.0.1:${port}`, 'none', clients);
+    const cpuBefore = cpuSeconds(child.pid!);
+    // poster puts the URL's path ('/') before the route's.
+    const run = await load(seconds, clients, () => post('x', { text: 'bench' }));
+    return { ...run, cpuMs: ((cpuSeconds(child.pid!) - cpuBefore) * 1000) / run.count };
+  } finally {
+    child.kill();
+  }
 }
 
 /** A lean client of one API process: keep-alive connections, the answer read and checked (GET without a body). */
@@ -261,6 +286,8 @@ describe('command benchmarks', () => {
 
     const pgbench = pgbenchInsertRate(database!.url, SECONDS);
     const ratio = best.run.perSecond / pgbench;
+    const nestFloor = await httpFloor('nest', SECONDS, CLIENTS);
+    const nodeFloor = await httpFloor('node', SECONDS, CLIENTS);
     const halfProfile = cpuProfileSummary(profileFile);
 
     recordFigure({
@@ -300,6 +327,18 @@ describe('command benchmarks', () => {
       measured: describeRun(half),
       target: '≤ 25 ms',
       met: half.p99 <= 25,
+      bench: BENCH,
+    });
+    recordFigure({
+      id: 'commands-http-floor',
+      figure:
+        `The HTTP stack alone, ${CLIENTS} clients, the same client: an empty POST route of NestJS on Express ` +
+        '(its own process) ÷ pgbench, beside bare node:http',
+      measured:
+        `${(nestFloor.perSecond / pgbench).toFixed(2)} (Nest: ${thousands(nestFloor.perSecond)}/s, ` +
+        `${(nestFloor.cpuMs * 1000).toFixed(0)} µs server CPU per request; node:http: ` +
+        `${thousands(nodeFloor.perSecond)}/s, ${(nodeFloor.cpuMs * 1000).toFixed(0)} µs)`,
+      target: '—',
       bench: BENCH,
     });
     recordFigure({
