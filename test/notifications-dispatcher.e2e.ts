@@ -190,6 +190,11 @@ describe('notification dispatcher', () => {
       expect((await client.post('/push/subscribe', push.subscribe())).status).toBe(201);
   });
 
+  // A test that fails half-way must not leave its dispatcher holding the lock for the next one.
+  afterEach(async () => {
+    for (const d of dispatchers) await d.stop();
+  });
+
   afterAll(async () => {
     for (const d of dispatchers) await d.stop();
     for (const queue of queues) await queue.close();
@@ -603,5 +608,39 @@ describe('notification dispatcher', () => {
     expect(enqueued.filter((job) => job === `ev${advanced}-webpush-dr.patel`)).toHaveLength(2);
     expect(new Set(jobs.map((job) => job.id)).size).toBe(jobs.length);
     expect(inner.stateOf(`ev${advanced}-webpush-dr.patel`)).toBe('waiting');
+  });
+  it('a batch that could not be queued is planned again from a fresh memory', async () => {
+    const { planner, reads } = recordingPlanner();
+    const resets = jest.spyOn(planner, 'reset');
+    const inner = new InProcessDriver({ attempts: 5, backoffMs: 100 });
+    let refuse = false;
+    const flaky: NotificationQueue = Object.assign(Object.create(inner) as NotificationQueue, {
+      enqueue: async (jobs: NotificationJob[]) => {
+        if (refuse) throw new Error('queue unavailable');
+        await inner.enqueue(jobs);
+      },
+    });
+    const d = dispatcher(flaky, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    const id = await newCase('Hedy Lamarr');
+    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    await dispatchAll(d);
+    expect((await designer.post(`/cases/${id}/advance`)).status).toBe(200);
+    await untilReadable(await lastPosition());
+
+    refuse = true;
+    await expect(d.dispatchOnce()).rejects.toThrow('queue unavailable');
+    refuse = false;
+    reads.clear();
+    resets.mockClear();
+    // Same lock, same term: the batch comes again from the same checkpoint, after memory moved on.
+    await dispatchAll(d);
+    expect(resets).toHaveBeenCalledTimes(1);
+    expect(reads.of(id)).toEqual({ caseView: 1, streams: 0 });
+    expect(told(await newJobs(seen))).toEqual([
+      `admin: New case submitted — ${id} for Hedy Lamarr is waiting for approval.`,
+      `dr.patel: Treatment plan ready — The treatment plan of Hedy Lamarr (${id}) is waiting for your approval.`,
+    ]);
   });
 });
