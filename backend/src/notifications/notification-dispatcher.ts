@@ -63,7 +63,7 @@ export class NotificationDispatcher {
   /** The checkpoint as of the lock's term, and how many events it moved past the stored one. */
   private position:
     { term: number; checkpoint: Checkpoint | null; unsaved: number; since: number } | undefined;
-  /** Where the batches the planner has followed end (undefined: unknown, a plan failed). */
+  /** Where the batches the planner has followed end (undefined: unknown, a batch failed). */
   private plannedUpTo: Checkpoint | null | undefined;
 
   constructor(
@@ -146,7 +146,7 @@ export class NotificationDispatcher {
     // A batch read from elsewhere than where the last one planned ended (that one failed and is
     // read again) starts the planner afresh: its memory must follow the log without a jump.
     if (!sameKey(this.plannedUpTo, position.checkpoint)) this.planner.reset();
-    this.plannedUpTo = undefined; // until this plan is done
+    this.plannedUpTo = undefined; // unknown until this batch is queued
     const jobs = await this.planner.plan(events);
     if (jobs.length)
       await withTimeout(this.queue.enqueue(jobs), ENQUEUE_TIMEOUT_MS, 'Queueing notifications');

@@ -47,6 +47,8 @@ interface Recipient {
  * Turns events into notification jobs by the product's policy (`alertsFor` of libs/domain, the
  * same source as the live stream's alerts): one job per recipient and channel, only where the
  * recipient has a device on that channel, with ids derived from (event position, recipient, channel).
+ * Between batches it keeps in memory the cases and the users it needs, for one dispatcher's term
+ * (see statesAfter and plan; the dispatcher calls reset).
  */
 @Injectable()
 export class NotificationPlanner {
