@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { NOTIFICATIONS_CONFIG } from '../backend/src/config/notifications.config';
 import { EventStore } from '../backend/src/event-store/event-store';
 import { NotificationDispatcher } from '../backend/src/notifications/notification-dispatcher';
 import { NotificationPlanner } from '../backend/src/notifications/notification-planner';
@@ -29,17 +30,99 @@ describe('notification dispatcher', () => {
   const dispatchers: NotificationDispatcher[] = [];
   const queues: NotificationQueue[] = [];
 
-  function dispatcher(queue: NotificationQueue = new InProcessDriver({ attempts: 5, backoffMs: 100 })) {
+  function dispatcher(
+    queue: NotificationQueue = new InProcessDriver({ attempts: 5, backoffMs: 100 }),
+    planner = lab.app.get(NotificationPlanner),
+  ) {
     queues.push(queue);
     const created = new NotificationDispatcher(
       lab.app.get(DataSource),
       lab.app.get(EventStore),
-      lab.app.get(NotificationPlanner),
+      planner,
       lab.app.get(NotificationStore),
       queue,
     );
     dispatchers.push(created);
     return created;
+  }
+
+  /**
+   * A planner of its own, as a freshly started worker has one (it holds nothing yet), whose reads
+   * are recorded: the case_view rows asked for, the streams read, the reads of user_view.
+   */
+  function recordingPlanner() {
+    const dataSource = lab.app.get(DataSource);
+    const store = lab.app.get(EventStore);
+    const reads = {
+      caseView: [] as string[][],
+      streams: [] as { streamId: string; version: number }[][],
+      userView: 0,
+      /** The reads that concern the case `id`. */
+      of(id: string) {
+        return {
+          caseView: this.caseView.filter((ids) => ids.includes(id)).length,
+          streams: this.streams.filter((streams) => streams.some((s) => s.streamId === `case-${id}`)).length,
+        };
+      },
+      clear() {
+        this.caseView = [];
+        this.streams = [];
+        this.userView = 0;
+      },
+    };
+    const recordingDataSource = Object.assign(Object.create(dataSource) as DataSource, {
+      query: (text: string, params?: unknown[]) => {
+        if (/\bcase_view\b/.test(text)) reads.caseView.push(params![0] as string[]);
+        if (/\buser_view\b/.test(text)) reads.userView++;
+        return dataSource.query(text, params);
+      },
+    });
+    const recordingStore = Object.assign(Object.create(store) as EventStore, {
+      readStream: (streamId: string) => {
+        reads.streams.push([{ streamId, version: 0 }]);
+        return store.readStream(streamId);
+      },
+      readStreamsAfter: (streams: { streamId: string; version: number }[]) => {
+        reads.streams.push(streams);
+        return store.readStreamsAfter(streams);
+      },
+    });
+    const planner = new NotificationPlanner(
+      recordingDataSource,
+      recordingStore,
+      lab.app.get(NotificationStore),
+      lab.app.get(NOTIFICATIONS_CONFIG),
+    );
+    return { planner, reads };
+  }
+
+  /** The jobs recorded as queued whose ids are not in `seen`. */
+  async function newJobs(seen: Set<string>): Promise<NotificationJob[]> {
+    return (await queuedJobs()).filter((job) => !seen.has(job.id));
+  }
+
+  /** Each job as "user: title — body", sorted. */
+  function told(jobs: NotificationJob[]): string[] {
+    return jobs.map((job) => `${job.username}: ${job.message.title} — ${job.message.body}`).sort();
+  }
+
+  async function jobIds(): Promise<Set<string>> {
+    return new Set((await queuedJobs()).map((job) => job.id));
+  }
+
+  async function positionOf(caseId: string, type: string): Promise<string> {
+    const rows = await sql(
+      `SELECT global_position::text AS position FROM events WHERE stream_id = $1 AND type = $2`,
+      [`case-${caseId}`, type],
+    );
+    expect(rows).toHaveLength(1);
+    return rows[0].position;
+  }
+
+  async function newCase(patientName: string, by: ApiClient = admin): Promise<string> {
+    const created = await by.post('/cases', { patientName, doctorName: 'Dr. Patel', clinicName: 'C' });
+    expect(created.status).toBe(201);
+    return created.body.id;
   }
 
   async function sql<T = any>(text: string, params: unknown[] = []): Promise<T[]> {
@@ -105,6 +188,11 @@ describe('notification dispatcher', () => {
     );
     for (const client of [admin, designer, drPatel])
       expect((await client.post('/push/subscribe', push.subscribe())).status).toBe(201);
+  });
+
+  // A test that fails half-way must not leave its dispatcher holding the lock for the next one.
+  afterEach(async () => {
+    for (const d of dispatchers) await d.stop();
   });
 
   afterAll(async () => {
@@ -283,5 +371,276 @@ describe('notification dispatcher', () => {
     // Two plans ready: two events, two notifications.
     expect(new Set(jobs.map((job) => job.id)).size).toBe(jobs.length);
     await d.stop();
+  });
+  it('plans a StageAdvanced from the case it holds in memory: no read of case_view, the stream or the users', async () => {
+    const { planner, reads } = recordingPlanner();
+    const d = dispatcher(undefined, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    // Each step its own batch: what the planner knows of the case comes from the batches before.
+    const id = await newCase('Emmy Noether');
+    await dispatchAll(d);
+    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    await dispatchAll(d);
+    // A stream's first event needs no state before it: the case was never read, from its start.
+    expect(reads.of(id)).toEqual({ caseView: 0, streams: 0 });
+    expect(reads.userView).toBe(1); // the first batch that had someone to tell
+    reads.clear();
+
+    expect((await designer.post(`/cases/${id}/advance`)).body.status).toBe('Doctor Approval');
+    await dispatchAll(d);
+    expect(reads.of(id)).toEqual({ caseView: 0, streams: 0 });
+    expect(reads.userView).toBe(0);
+    const advanced = await positionOf(id, 'StageAdvanced');
+    const jobs = await newJobs(seen);
+    expect(told(jobs)).toEqual([
+      `admin: New case submitted — ${id} for Emmy Noether is waiting for approval.`,
+      `dr.patel: Treatment plan ready — The treatment plan of Emmy Noether (${id}) is waiting for your approval.`,
+    ]);
+    expect(jobs.find((job) => job.username === 'dr.patel')).toEqual({
+      id: `ev${advanced}-webpush-dr.patel`,
+      channel: 'webpush',
+      username: 'dr.patel',
+      eventPosition: advanced,
+      message: {
+        title: 'Treatment plan ready',
+        body: `The treatment plan of Emmy Noether (${id}) is waiting for your approval.`,
+        caseId: id,
+        url: `/?case=${id}`,
+        icon: '/icons/icon-192.png',
+      },
+    });
+    await d.stop();
+  });
+
+  it('a planner that holds nothing (a restarted worker) reads case_view, or the stream when the case moved on, then holds the case', async () => {
+    const before = recordingPlanner();
+    const first = dispatcher(undefined, before.planner);
+    await dispatchAll(first);
+    const seen = await jobIds();
+    const [still, moved] = [await newCase('Chien-Shiung Wu'), await newCase('Dorothy Hodgkin')];
+    for (const id of [still, moved])
+      expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    await dispatchAll(first);
+    await first.stop();
+
+    // Meanwhile both reach Doctor Approval; one is renamed after it, so its view moved past the event.
+    for (const id of [still, moved]) expect((await designer.post(`/cases/${id}/advance`)).status).toBe(200);
+    expect((await admin.put(`/cases/${moved}`, { patientName: 'D. C. Hodgkin' })).status).toBe(200);
+    const after = recordingPlanner();
+    const second = dispatcher(undefined, after.planner);
+    await dispatchAll(second);
+    expect(after.reads.of(still)).toEqual({ caseView: 1, streams: 0 });
+    expect(after.reads.of(moved)).toEqual({ caseView: 1, streams: 1 });
+    // Nothing held: the whole stream.
+    expect(after.reads.streams.flat().filter((s) => s.streamId === `case-${moved}`)).toEqual([
+      { streamId: `case-${moved}`, version: 0 },
+    ]);
+    expect(told((await newJobs(seen)).filter((job) => job.message.title === 'Treatment plan ready'))).toEqual(
+      [
+        `dr.patel: Treatment plan ready — The treatment plan of Chien-Shiung Wu (${still}) is waiting for your approval.`,
+        `dr.patel: Treatment plan ready — The treatment plan of Dorothy Hodgkin (${moved}) is waiting for your approval.`,
+      ].sort(),
+    );
+
+    // Now held, both go on from memory, the renamed one by its new name.
+    after.reads.clear();
+    const told1 = await jobIds();
+    for (const id of [still, moved]) expect((await admin.post(`/cases/${id}/hold`)).status).toBe(200);
+    await dispatchAll(second);
+    expect([after.reads.of(still), after.reads.of(moved)]).toEqual([
+      { caseView: 0, streams: 0 },
+      { caseView: 0, streams: 0 },
+    ]);
+    expect(told(await newJobs(told1))).toEqual(
+      [
+        `admin: Case on hold — ${still} for Chien-Shiung Wu was put on hold by admin.`,
+        `admin: Case on hold — ${moved} for D. C. Hodgkin was put on hold by admin.`,
+      ].sort(),
+    );
+    await second.stop();
+  });
+
+  it('folds the stream only from the version it holds when that is behind the event', async () => {
+    const { planner, reads } = recordingPlanner();
+    const id = await newCase('Lise Meitner-Frisch');
+    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    expect((await designer.post(`/cases/${id}/advance`)).status).toBe(200);
+    expect((await admin.put(`/cases/${id}`, { patientName: 'L. Meitner' })).status).toBe(200);
+    const stream = await lab.app.get(EventStore).readStream(`case-${id}`);
+    expect(stream.map((event) => event.type)).toEqual([
+      'CaseCreated',
+      'CaseApproved',
+      'StageAdvanced',
+      'CaseDetailsEdited',
+    ]);
+    // Handed the first event only, then the third (as a planner shown a gap would be).
+    expect(told(await planner.plan(stream.slice(0, 1)))).toEqual([
+      `admin: New case submitted — ${id} for Lise Meitner-Frisch is waiting for approval.`,
+    ]);
+    expect(reads.of(id)).toEqual({ caseView: 0, streams: 0 });
+    expect(told(await planner.plan(stream.slice(2, 3)))).toEqual([
+      `dr.patel: Treatment plan ready — The treatment plan of Lise Meitner-Frisch (${id}) is waiting for your approval.`,
+    ]);
+    expect(reads.streams).toEqual([[{ streamId: `case-${id}`, version: 1 }]]);
+    // And holds it at the event: the next one follows from memory.
+    reads.clear();
+    expect(told(await planner.plan(stream.slice(3)))).toEqual([]);
+    expect(reads.of(id)).toEqual({ caseView: 0, streams: 0 });
+  });
+
+  it('reads the users again after a user was created or changed between two batches', async () => {
+    const { planner, reads } = recordingPlanner();
+    const d = dispatcher(undefined, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    const firstCase = await newCase('Grace Hopper', drPatel);
+    await dispatchAll(d);
+    expect(told(await newJobs(seen))).toEqual([
+      `admin: New case submitted — ${firstCase} for Grace Hopper is waiting for approval.`,
+    ]);
+    expect(reads.userView).toBe(1);
+
+    // A new manager with a device, and the admin turning push off: user events only, a batch of
+    // their own with no one to tell.
+    const created = await admin.post('/users', {
+      username: 'manager.memory',
+      password: 'Ledger-Quartz-1',
+      role: 'Manager',
+    });
+    expect(created.status).toBe(201);
+    const newcomer = await lab.login('manager.memory', 'Ledger-Quartz-1');
+    expect((await newcomer.post('/push/subscribe', push.subscribe())).status).toBe(201);
+    expect((await admin.put('/users/admin', { notify: { push: false } })).status).toBe(200);
+    try {
+      await dispatchAll(d);
+      expect(reads.userView).toBe(1);
+
+      const seen2 = await jobIds();
+      const secondCase = await newCase('Margaret Hamilton', drPatel);
+      await dispatchAll(d);
+      expect(told(await newJobs(seen2))).toEqual([
+        `manager.memory: New case submitted — ${secondCase} for Margaret Hamilton is waiting for approval.`,
+      ]);
+      expect(reads.userView).toBe(2);
+    } finally {
+      expect((await admin.put('/users/admin', { notify: { push: true } })).status).toBe(200);
+      expect((await admin.delete('/users/manager.memory')).status).toBe(204);
+      await dispatchAll(d);
+      await d.stop();
+    }
+  });
+
+  it('a leader whose lock connection dies between two batches forgets what it held, and tells of the next exactly once', async () => {
+    const { planner, reads } = recordingPlanner();
+    const resets = jest.spyOn(planner, 'reset');
+    const d = dispatcher(undefined, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    const id = await newCase('Katherine Johnson');
+    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    await dispatchAll(d);
+    expect(reads.of(id)).toEqual({ caseView: 0, streams: 0 });
+
+    const pid = d.leaderPid;
+    await sql('SELECT pg_terminate_backend($1)', [pid]);
+    await eventually(() => !d.isLeader, 10_000, 'the leader to lose its session');
+    expect((await designer.post(`/cases/${id}/advance`)).status).toBe(200);
+    resets.mockClear();
+    await dispatchAll(d);
+    expect(d.leaderPid).not.toBe(pid);
+    expect(resets).toHaveBeenCalled();
+    // What it held went with the term: the case is read again (still at the event's version).
+    expect(reads.of(id)).toEqual({ caseView: 1, streams: 0 });
+    const advanced = await positionOf(id, 'StageAdvanced');
+    const jobs = await newJobs(seen);
+    expect(told(jobs)).toEqual([
+      `admin: New case submitted — ${id} for Katherine Johnson is waiting for approval.`,
+      `dr.patel: Treatment plan ready — The treatment plan of Katherine Johnson (${id}) is waiting for your approval.`,
+    ]);
+    expect(jobs.map((job) => job.id).sort()).toEqual(
+      [`ev${await positionOf(id, 'CaseCreated')}-webpush-admin`, `ev${advanced}-webpush-dr.patel`].sort(),
+    );
+    await d.stop();
+  });
+
+  it('a leader killed mid-batch after planning from memory: the batch is planned afresh and queued exactly once', async () => {
+    const { planner } = recordingPlanner();
+    const resets = jest.spyOn(planner, 'reset');
+    const inner = new InProcessDriver({ attempts: 5, backoffMs: 100 });
+    const enqueued: string[] = [];
+    let armed = false;
+    let killed = false;
+    const shared: NotificationQueue = Object.assign(Object.create(inner) as NotificationQueue, {
+      enqueue: async (jobs: NotificationJob[]) => {
+        enqueued.push(...jobs.map((job) => job.id));
+        await inner.enqueue(jobs);
+        if (armed && !killed) {
+          killed = true;
+          await sql('SELECT pg_terminate_backend($1)', [d.leaderPid]);
+        }
+      },
+    });
+    const d = dispatcher(shared, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    const id = await newCase('Mary Jackson');
+    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    await dispatchAll(d);
+    expect((await designer.post(`/cases/${id}/advance`)).status).toBe(200);
+    const last = await lastPosition();
+    await untilReadable(last);
+
+    // The loop plans the advance from memory, queues it, and dies before its checkpoint commits.
+    armed = true;
+    resets.mockClear();
+    d.start();
+    await eventually(async () => killed && (await checkpoint()) === last, 30_000, 'the batch done again');
+    await d.stop();
+    expect(resets).toHaveBeenCalled();
+    const advanced = await positionOf(id, 'StageAdvanced');
+    const jobs = await newJobs(seen);
+    expect(told(jobs)).toEqual([
+      `admin: New case submitted — ${id} for Mary Jackson is waiting for approval.`,
+      `dr.patel: Treatment plan ready — The treatment plan of Mary Jackson (${id}) is waiting for your approval.`,
+    ]);
+    // Queued twice (before and after the kill), recorded once, waiting once.
+    expect(enqueued.filter((job) => job === `ev${advanced}-webpush-dr.patel`)).toHaveLength(2);
+    expect(new Set(jobs.map((job) => job.id)).size).toBe(jobs.length);
+    expect(inner.stateOf(`ev${advanced}-webpush-dr.patel`)).toBe('waiting');
+  });
+  it('a batch that could not be queued is planned again from a fresh memory', async () => {
+    const { planner, reads } = recordingPlanner();
+    const resets = jest.spyOn(planner, 'reset');
+    const inner = new InProcessDriver({ attempts: 5, backoffMs: 100 });
+    let refuse = false;
+    const flaky: NotificationQueue = Object.assign(Object.create(inner) as NotificationQueue, {
+      enqueue: async (jobs: NotificationJob[]) => {
+        if (refuse) throw new Error('queue unavailable');
+        await inner.enqueue(jobs);
+      },
+    });
+    const d = dispatcher(flaky, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    const id = await newCase('Hedy Lamarr');
+    expect((await admin.post(`/cases/${id}/approve`, { doctorUsername: 'dr.patel' })).status).toBe(200);
+    await dispatchAll(d);
+    expect((await designer.post(`/cases/${id}/advance`)).status).toBe(200);
+    await untilReadable(await lastPosition());
+
+    refuse = true;
+    await expect(d.dispatchOnce()).rejects.toThrow('queue unavailable');
+    refuse = false;
+    reads.clear();
+    resets.mockClear();
+    // Same lock, same term: the batch comes again from the same checkpoint, after memory moved on.
+    await dispatchAll(d);
+    expect(resets).toHaveBeenCalledTimes(1);
+    expect(reads.of(id)).toEqual({ caseView: 1, streams: 0 });
+    expect(told(await newJobs(seen))).toEqual([
+      `admin: New case submitted — ${id} for Hedy Lamarr is waiting for approval.`,
+      `dr.patel: Treatment plan ready — The treatment plan of Hedy Lamarr (${id}) is waiting for your approval.`,
+    ]);
   });
 });

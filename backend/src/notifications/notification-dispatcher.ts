@@ -50,6 +50,9 @@ export type DispatcherOptions = Partial<LeaderLoopTimings>;
  *   jobs, once the log is read to its end, or after SAVE_EVERY_MS / SAVE_EVERY_EVENTS. A leader
  *   that dies first leaves the stored checkpoint behind: its successor plans those events again,
  *   finds the same (no) jobs, and moves on.
+ * - The planner is handed every event read, and keeps case states and the users in memory
+ *   (notification-planner.ts); that memory lasts while the batches follow on from one another
+ *   within one term: a new term, or a batch read again after one failed, resets it.
  */
 @Injectable()
 export class NotificationDispatcher {
@@ -59,6 +62,8 @@ export class NotificationDispatcher {
   private swept = false;
   /** The checkpoint as of the lock's term, and how many events it moved past the stored one. */
   private position: TermCheckpoint | undefined;
+  /** Where the batches the planner has followed end (undefined: unknown, a batch failed). */
+  private plannedUpTo: Checkpoint | null | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -125,6 +130,9 @@ export class NotificationDispatcher {
       // Another leader may have moved it while this process did not hold the lock.
       const checkpoint = await loadCheckpoint(client, DISPATCHER_CHECKPOINT);
       this.position = { term, checkpoint, unsaved: 0, since: Date.now() };
+      // The planner's memory of cases and users belongs to the term as well.
+      this.planner.reset();
+      this.plannedUpTo = checkpoint;
     }
     const position = this.position;
     const events = await this.store.readAll(position.checkpoint, BATCH);
@@ -134,11 +142,16 @@ export class NotificationDispatcher {
       return 0;
     }
     await this.notifications.forgetDeletedUsers(userDeletions(events));
+    // A batch read from elsewhere than where the last one planned ended (that one failed and is
+    // read again) starts the planner afresh: its memory must follow the log without a jump.
+    if (!sameKey(this.plannedUpTo, position.checkpoint)) this.planner.reset();
+    this.plannedUpTo = undefined; // unknown until this batch is queued
     const jobs = await this.planner.plan(events);
     if (jobs.length)
       await withTimeout(this.queue.enqueue(jobs), ENQUEUE_TIMEOUT_MS, 'Queueing notifications');
     const last = events[events.length - 1];
     const checkpoint = { transactionId: last.transactionId, position: last.position };
+    this.plannedUpTo = checkpoint;
     const unsaved = position.unsaved + events.length;
     if (jobs.length || unsaved >= SAVE_EVERY_EVENTS || Date.now() - position.since >= SAVE_EVERY_MS)
       await this.save(client, jobs, checkpoint);
@@ -187,6 +200,10 @@ function userDeletions(events: RecordedEvent[]): UserDeletion[] {
   return events
     .filter((event) => event.type === 'UserDeleted' && event.streamId.startsWith(USER_STREAM))
     .map((event) => ({ usernameKey: event.streamId.slice(USER_STREAM.length), version: event.version }));
+}
+
+function sameKey(a: Checkpoint | null | undefined, b: Checkpoint | null): boolean {
+  return a === b || (!!a && !!b && a.transactionId === b.transactionId && a.position === b.position);
 }
 
 function isConnectionError(error: unknown): boolean {

@@ -8,14 +8,21 @@ import {
   invoiceAlertsFor,
   isInAudience,
   parseRole,
+  RESTORE_MARKER,
   type Alert,
   type Case,
   type Role,
 } from '@alignerflow/domain';
 import { DataSource } from 'typeorm';
 import { toCaseEvent } from '../cases/case-events.js';
+import {
+  CASE_VIEW_ROW_COLUMNS,
+  CaseViewProjection,
+  type CaseViewRow,
+} from '../cases/projections/case-view.projection.js';
 import { EventStore, type RecordedEvent } from '../event-store/event-store.js';
 import { NOTIFICATIONS_CONFIG, type NotificationsConfig } from '../config/notifications.config.js';
+import { CaseStateCache } from './case-state-cache.js';
 import { NotificationStore } from './notification-store.js';
 import type {
   Channel,
@@ -25,6 +32,7 @@ import type {
 } from './queue/notification-queue.js';
 
 const CASE_STREAM = 'case-';
+const USER_STREAM = 'user-';
 
 interface Recipient {
   key: string;
@@ -39,10 +47,16 @@ interface Recipient {
  * Turns events into notification jobs by the product's policy (`alertsFor` of libs/domain, the
  * same source as the live stream's alerts): one job per recipient and channel, only where the
  * recipient has a device on that channel, with ids derived from (event position, recipient, channel).
+ * Between batches it keeps in memory the cases and the users it needs, for one dispatcher's term
+ * (see statesAfter and plan; the dispatcher calls reset).
  */
 @Injectable()
 export class NotificationPlanner {
   private readonly logger = new Logger('NotificationPlanner');
+  /** The cases as the events handed over so far left them (see statesAfter). */
+  private readonly cases = new CaseStateCache();
+  /** The active users, read again after a user event or a restore passed (see plan). */
+  private users: Recipient[] | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -51,12 +65,28 @@ export class NotificationPlanner {
     @Inject(NOTIFICATIONS_CONFIG) private readonly config: NotificationsConfig,
   ) {}
 
+  /**
+   * Forgets every case and the users: the dispatcher calls it when it (re)gains its lock or reads
+   * again from a checkpoint other than where the last batch planned ended.
+   */
+  reset(): void {
+    this.cases.clear();
+    this.users = undefined;
+  }
+
+  /**
+   * The jobs of `events`, a batch of the log in commit-safe order. The dispatcher hands over every
+   * event it reads, not only those that alert: the case states held in memory follow them all.
+   */
   async plan(events: RecordedEvent[]): Promise<NotificationJob[]> {
-    // Only events that may alert need the case's state, which can cost a fold of its stream.
+    // user_view is written in the same transaction as each user event, so once the dispatcher has
+    // read one, reading user_view again sees it. A restore changes users wholesale.
+    if (events.some((event) => event.streamId.startsWith(USER_STREAM) || event.type === RESTORE_MARKER))
+      this.users = undefined;
+    const states = await this.statesAfter(events);
     const caseEvents = events.filter(
       (event) => event.streamId.startsWith(CASE_STREAM) && ALERTING_CASE_EVENTS.has(event.type),
     );
-    const states = caseEvents.length ? await this.statesAfter(caseEvents) : new Map<string, Case>();
 
     // An email and an FCM message leave the lab's systems readable: their alerts name the patient
     // by initials only and carry no free text (alertsFor's 'initials'). Web push is encrypted to
@@ -87,7 +117,7 @@ export class NotificationPlanner {
     }
     if (wanted.length === 0) return [];
 
-    const users = await this.activeUsers();
+    const users = (this.users ??= await this.activeUsers());
     const audiences = wanted.map(({ event, alerts }) => ({
       event,
       deliveries: alerts.flatMap(({ alert, emailAlert }) =>
@@ -146,40 +176,126 @@ export class NotificationPlanner {
   }
 
   /**
-   * The case as it was right after each event. The read model has it when the event is still the
-   * case's latest (the usual case: the dispatcher follows closely); otherwise the stream is folded
-   * up to the event with the domain's evolve.
+   * The case as it was right after each alerting event of `events`, by position. The planner keeps
+   * each case's state at its latest version in memory (CaseStateCache) and moves it on with the
+   * domain's evolve for every event of the case that the dispatcher hands it, so the state after
+   * an event is usually known without a read. Where memory cannot follow (a case not held, or held
+   * at another version, or an event evolve refuses), it falls back: the read model when the event
+   * is still the case's latest version, else the stream folded up to the event, from the version
+   * held when that is behind, or from the start.
    */
   private async statesAfter(events: RecordedEvent[]): Promise<Map<string, Case>> {
-    const ids = [...new Set(events.map((event) => event.streamId.slice(CASE_STREAM.length)))];
-    const rows: { id: string; version: number; data: Omit<Case, 'version'>; deleted: boolean }[] =
-      await this.dataSource.query('SELECT id, version, data, deleted FROM case_view WHERE id = ANY($1)', [
-        ids,
-      ]);
+    const byCase = new Map<string, RecordedEvent[]>();
+    for (const event of events) {
+      if (!event.streamId.startsWith(CASE_STREAM)) continue;
+      const caseId = event.streamId.slice(CASE_STREAM.length);
+      const caseEvents = byCase.get(caseId);
+      if (caseEvents) caseEvents.push(event);
+      else byCase.set(caseId, [event]);
+    }
+    const states = new Map<string, Case>();
+    const unfollowed = new Map<string, { events: RecordedEvent[]; behind: Case | null }>();
+    for (const [caseId, caseEvents] of byCase) {
+      const left = this.follow(caseId, caseEvents, states);
+      // Events nobody is told of need no state: the case is simply no longer held.
+      if (left && left.events.some((event) => ALERTING_CASE_EVENTS.has(event.type)))
+        unfollowed.set(caseId, left);
+    }
+    if (unfollowed.size) await this.catchUp(unfollowed, states);
+    return states;
+  }
+
+  /**
+   * Moves the case's state held in memory along its events of the batch (a stream's events come
+   * in version order and without gaps). Returns the events from the first it could not follow,
+   * with the state held if that is behind them; the case is then no longer held.
+   */
+  private follow(
+    caseId: string,
+    events: RecordedEvent[],
+    states: Map<string, Case>,
+  ): { events: RecordedEvent[]; behind: Case | null } | undefined {
+    let state = this.cases.get(caseId);
+    for (const [index, event] of events.entries()) {
+      // A stream's first event needs no state before it; any other, the state just before it.
+      const before = event.version === 1 ? null : state?.version === event.version - 1 ? state : undefined;
+      let after: Case | undefined;
+      if (before !== undefined) {
+        try {
+          after = evolve(before, toCaseEvent(event));
+        } catch {
+          // Left to the fallback, which does what the planner did before it kept cases.
+        }
+      }
+      if (after?.version !== event.version) {
+        this.cases.delete(caseId);
+        const behind = state && state.version < event.version - 1 ? state : null;
+        return { events: events.slice(index), behind };
+      }
+      state = after;
+      if (ALERTING_CASE_EVENTS.has(event.type)) states.set(event.position, state);
+    }
+    if (state) this.cases.set(caseId, state);
+    return undefined;
+  }
+
+  /**
+   * The states after the alerting events memory could not follow (`unfollowed`, per case), as
+   * the planner read them before it kept cases: case_view when the event is the case's version
+   * there, else the stream folded with evolve, all such streams in one read. The case is then held
+   * at the version of its last event of the batch.
+   */
+  private async catchUp(
+    unfollowed: Map<string, { events: RecordedEvent[]; behind: Case | null }>,
+    states: Map<string, Case>,
+  ): Promise<void> {
+    const rows: (CaseViewRow & { id: string })[] = await this.dataSource.query(
+      `SELECT id, ${CASE_VIEW_ROW_COLUMNS} FROM case_view WHERE id = ANY($1)`,
+      [[...unfollowed.keys()]],
+    );
     const views = new Map(rows.map((row) => [row.id, row]));
 
-    const states = new Map<string, Case>();
-    const toFold = new Map<string, RecordedEvent[]>();
-    for (const event of events) {
-      const view = views.get(event.streamId.slice(CASE_STREAM.length));
-      if (view && view.version === event.version) {
-        states.set(event.position, { ...view.data, version: view.version, deleted: view.deleted });
+    const toFold: { caseId: string; events: RecordedEvent[]; from: Case | null }[] = [];
+    for (const [caseId, { events, behind }] of unfollowed) {
+      const view = views.get(caseId);
+      const last = events[events.length - 1];
+      const alerting = events.filter((event) => ALERTING_CASE_EVENTS.has(event.type));
+      // The view is at most at the batch's last event of the case: it may stand for that one only.
+      if (view && view.version === last.version && alerting.length === 1 && alerting[0] === last) {
+        const state = CaseViewProjection.toCase(view);
+        states.set(last.position, state);
+        this.cases.set(caseId, state);
       } else {
-        toFold.set(event.streamId, [...(toFold.get(event.streamId) ?? []), event]);
+        toFold.push({ caseId, events, from: behind });
       }
     }
-    for (const [streamId, wantedEvents] of toFold) {
-      const upTo = Math.max(...wantedEvents.map((event) => event.version));
-      const byVersion = new Map(wantedEvents.map((event) => [event.version, event.position]));
-      let state: Case | null = null;
-      for (const recorded of await this.store.readStream(streamId)) {
+    if (!toFold.length) return;
+
+    const streams = await this.store.readStreamsAfter(
+      toFold.map(({ caseId, from }) => ({ streamId: CASE_STREAM + caseId, version: from?.version ?? 0 })),
+    );
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const recorded of streams) {
+      const streamEvents = byStream.get(recorded.streamId);
+      if (streamEvents) streamEvents.push(recorded);
+      else byStream.set(recorded.streamId, [recorded]);
+    }
+    for (const { caseId, events, from } of toFold) {
+      const upTo = events[events.length - 1].version;
+      const wanted = new Map(
+        events
+          .filter((event) => ALERTING_CASE_EVENTS.has(event.type))
+          .map((event) => [event.version, event.position]),
+      );
+      let state = from;
+      for (const recorded of byStream.get(CASE_STREAM + caseId) ?? []) {
         if (recorded.version > upTo) break;
         state = evolve(state, toCaseEvent(recorded));
-        const position = byVersion.get(recorded.version);
+        const position = wanted.get(recorded.version);
         if (position) states.set(position, state);
       }
+      if (state?.version === upTo) this.cases.set(caseId, state);
     }
-    return states;
   }
 
   private async activeUsers(): Promise<Recipient[]> {
