@@ -1,3 +1,4 @@
+import { CASE_ERASURE } from '@alignerflow/domain';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -487,6 +488,31 @@ describe('notification dispatcher', () => {
     reads.clear();
     expect(told(await planner.plan(stream.slice(3)))).toEqual([]);
     expect(reads.of(id)).toEqual({ caseView: 0, streams: 0 });
+  });
+
+  it('names no patient from memory once the case was erased before the dispatcher reached its alert', async () => {
+    const { planner, reads } = recordingPlanner();
+    const d = dispatcher(undefined, planner);
+    await dispatchAll(d);
+    const seen = await jobIds();
+    const id = await newCase('Grace Hopper');
+    await dispatchAll(d); // the planner now holds the case
+    reads.clear();
+    // The rejection alerts its creator; the case is erased before the dispatcher reads either.
+    expect((await admin.post(`/cases/${id}/reject`, { reason: 'Scan unusable' })).status).toBe(200);
+    expect((await admin.post(`/cases/${id}/erase`, { reason: 'The patient asked.' })).status).toBe(200);
+    await dispatchAll(d);
+    const rejected = (await newJobs(seen)).filter(
+      (job) => job.message.caseId === id && job.message.title === 'Case rejected',
+    );
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const job of rejected) {
+      expect(job.message.body).not.toContain('Grace Hopper');
+      expect(job.message.body).toContain(CASE_ERASURE.erasedName);
+    }
+    // Memory gave way to the read that knows of the erasure.
+    expect(reads.of(id).caseView + reads.of(id).streams).toBeGreaterThan(0);
+    await d.stop();
   });
 
   it('reads the users again after a user was created or changed between two batches', async () => {

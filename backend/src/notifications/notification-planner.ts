@@ -201,8 +201,37 @@ export class NotificationPlanner {
       if (left && left.events.some((event) => ALERTING_CASE_EVENTS.has(event.type)))
         unfollowed.set(caseId, left);
     }
+    await this.forgetErased(byCase, states, unfollowed);
     if (unfollowed.size) await this.catchUp(unfollowed, states);
     return states;
+  }
+
+  /**
+   * A case erased after an alerting event, while this dispatcher had not reached the event yet,
+   * must not be named from memory: erasure deletes the case's key (patient-data/erasure.service.ts)
+   * and scrubs its read-model row, and a case without its key is read as before — the row, or the
+   * stream, whose patient fields then read as erased. One look-up per batch that alerts.
+   */
+  private async forgetErased(
+    byCase: Map<string, RecordedEvent[]>,
+    states: Map<string, Case>,
+    unfollowed: Map<string, { events: RecordedEvent[]; behind: Case | null }>,
+  ): Promise<void> {
+    const fromMemory = [...byCase].filter(
+      ([caseId, events]) => !unfollowed.has(caseId) && events.some((event) => states.has(event.position)),
+    );
+    if (!fromMemory.length) return;
+    const keyed: { case_id: string }[] = await this.dataSource.query(
+      'SELECT case_id FROM case_keys WHERE case_id = ANY($1::text[])',
+      [fromMemory.map(([caseId]) => caseId)],
+    );
+    const withKey = new Set(keyed.map((row) => row.case_id));
+    for (const [caseId, events] of fromMemory) {
+      if (withKey.has(caseId)) continue;
+      this.cases.delete(caseId);
+      for (const event of events) states.delete(event.position);
+      unfollowed.set(caseId, { events, behind: null });
+    }
   }
 
   /**
