@@ -3,7 +3,7 @@ import { appendStreams, withActualVersion } from './append.js';
 import { readAllInOneDocument } from './batch-read.js';
 import { appendMany } from './bulk-append.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints.js';
-import { keyAfter, readAll } from './commit-safe-read.js';
+import { keyAfter, readAll, readAllRowsExcept } from './commit-safe-read.js';
 import {
   WrongExpectedVersionError,
   type Checkpoint,
@@ -14,6 +14,8 @@ import {
   type RecordedEvent,
   type StreamAppend,
 } from './event-types.js';
+import { OwnCommits, ownRow, type OwnCommit } from './own-commits.js';
+import { schemaVersionOf, toRecordedEvent } from './stored-rows.js';
 import { readStream, readStreamsAfter } from './stream-read.js';
 
 export * from './event-types.js';
@@ -32,6 +34,9 @@ export { withTransaction, lockStream } from './transactions.js';
  * does) before retrying.
  */
 export class EventStore {
+  /** This process's recent committed appends, for readAll's `ownFromMemory` (own-commits.ts). */
+  readonly ownCommits = new OwnCommits();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly codec?: EventCodec,
@@ -57,6 +62,17 @@ export class EventStore {
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
+    const results = await this.appendStreamsAsStored(appends, queryRunner);
+    // Without a queryRunner the statement ran on its own: it has committed. In the caller's
+    // transaction it may still roll back: not kept.
+    if (!queryRunner) this.ownCommits.add(this.ownCommitsOf(appends, results));
+    return results;
+  }
+
+  private async appendStreamsAsStored(
+    appends: StreamAppend[],
+    queryRunner?: QueryRunner,
+  ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
     if (!this.cipher) return appendStreams(queryRunner ?? this.dataSource, appends, this.codec);
     // A sealed event (a new object: the cipher changes no event it is given) is no longer the
     // JSON its caller made of it.
@@ -73,6 +89,35 @@ export class EventStore {
         result.forEach((event, index) => (event.data = appends[i].events[index].data));
     });
     return results;
+  }
+
+  /** The committed events of `appends` as stored, their data as JSON before sealing. */
+  private ownCommitsOf(
+    appends: StreamAppend[],
+    results: (RecordedEvent[] | WrongExpectedVersionError)[],
+  ): OwnCommit[] {
+    const commits: OwnCommit[] = [];
+    results.forEach((result, i) => {
+      if (!Array.isArray(result)) return;
+      const metadata = JSON.stringify(appends[i].metadata);
+      result.forEach((event, index) => {
+        const given = appends[i].events[index];
+        commits.push({
+          position: event.position,
+          transactionId: event.transactionId,
+          transaction: BigInt(event.transactionId),
+          streamId: event.streamId,
+          version: event.version,
+          type: event.type,
+          schemaVersion: schemaVersionOf(given, this.codec),
+          // What appendChunks stores (sealed, with a cipher, after this plaintext was taken).
+          data: given.json ?? JSON.stringify(given.data ?? null),
+          metadata,
+          recordedAt: event.recordedAt,
+        });
+      });
+    });
+    return commits;
   }
 
   /** The bulk import path: many streams in one transaction, one stale stream rejects all (bulk-append.ts). */
@@ -99,9 +144,37 @@ export class EventStore {
     return this.opened(readStreamsAfter(queryRunner ?? this.dataSource, streams, this.readCodec));
   }
 
-  /** The whole log after `after`, in commit-safe order (commit-safe-read.ts). */
-  readAll(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
-    return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
+  /**
+   * The whole log after `after`, in commit-safe order (commit-safe-read.ts). With `ownFromMemory`,
+   * the events this process committed recently (ownCommits) are not read back: the query returns
+   * their keys without data and metadata, which come from memory, as a read of the row gives them.
+   */
+  async readAll(
+    after: Checkpoint | null,
+    limit: number,
+    options?: { ownFromMemory?: boolean },
+  ): Promise<RecordedEvent[]> {
+    const held = options?.ownFromMemory ? this.ownCommits.after(after, limit) : undefined;
+    if (!held?.size) return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
+    const rows = await readAllRowsExcept(this.dataSource, after, limit, [...held.values()]);
+    const events: RecordedEvent[] = new Array(rows.length);
+    const read: RecordedEvent[] = [];
+    rows.forEach((row, index) => {
+      const own = held.get(row.position);
+      if (own && own.transactionId === row.transaction_id) {
+        events[index] = toRecordedEvent(ownRow(own), this.codec);
+      } else {
+        events[index] = toRecordedEvent(row, this.readCodec);
+        read.push(events[index]);
+      }
+    });
+    await this.opened(read);
+    return events;
+  }
+
+  /** Forgets this process's recent events of a stream (an erased case), so they are read instead. */
+  forgetOwnCommits(streamId: string): void {
+    this.ownCommits.forgetStream(streamId);
   }
 
   /** Where a batch of `count` events after `after` would end (commit-safe-read.ts). */
