@@ -23,6 +23,22 @@ export { writeRows, type ReadModel, type ReadModelColumn, type ReadModelRows } f
 export { withTransaction, lockStream } from './transactions.js';
 
 /**
+ * How long a read of the whole log waits at most for this process's appends to answer: one blocked
+ * on a lock (a writer of the same stream) must not hold the live stream back.
+ */
+export const OWN_ANSWER_WAIT_MS = 50;
+
+/** When every one of `pending` has settled, or after OWN_ANSWER_WAIT_MS, whichever comes first. */
+async function answered(pending: Promise<unknown>[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(pending),
+    new Promise((resolve) => (timer = setTimeout(resolve, OWN_ANSWER_WAIT_MS)).unref()),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
  * The append-only event log (table `events`, migrations/001_event_store.sql): the one door to it.
  * Each operation lives in a file of its own (see README.md); this class binds them to the app's
  * database and the domain's codec.
@@ -36,6 +52,8 @@ export { withTransaction, lockStream } from './transactions.js';
 export class EventStore {
   /** This process's recent committed appends, for readAll's `ownFromMemory` (own-commits.ts). */
   readonly ownCommits = new OwnCommits();
+  /** This store's appends on a statement of their own that have not answered yet (then kept). */
+  private readonly answering = new Set<Promise<unknown>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -58,15 +76,21 @@ export class EventStore {
   }
 
   /** Several streams in one statement, each with its own version check and answer (append.ts). */
-  async appendStreams(
+  appendStreams(
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
-    const results = await this.appendStreamsAsStored(appends, queryRunner);
-    // Without a queryRunner the statement ran on its own: it has committed. In the caller's
-    // transaction it may still roll back: not kept.
-    if (!queryRunner) this.ownCommits.add(this.ownCommitsOf(appends, results));
-    return results;
+    // In the caller's transaction the append may still roll back: not kept.
+    if (queryRunner) return this.appendStreamsAsStored(appends, queryRunner);
+    // Without one the statement runs on its own: once it answers, it has committed.
+    const kept = this.appendStreamsAsStored(appends).then((results) => {
+      this.ownCommits.add(this.ownCommitsOf(appends, results));
+      return results;
+    });
+    this.answering.add(kept);
+    const done = () => void this.answering.delete(kept);
+    kept.then(done, done);
+    return kept;
   }
 
   private async appendStreamsAsStored(
@@ -154,6 +178,9 @@ export class EventStore {
     limit: number,
     options?: { ownFromMemory?: boolean },
   ): Promise<RecordedEvent[]> {
+    // The NOTIFY of an own commit often comes before the append's answer: a read it wakes waits
+    // for the appends being answered, so their events come from memory rather than the table.
+    if (options?.ownFromMemory && this.answering.size) await answered([...this.answering]);
     const held = options?.ownFromMemory ? this.ownCommits.after(after, limit) : undefined;
     if (!held?.size) return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
     const rows = await readAllRowsExcept(this.dataSource, after, limit, [...held.values()]);

@@ -243,6 +243,25 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
     );
   });
 
+  it('a read that starts while an own append is being answered waits for it and takes it from memory', async () => {
+    const store = new EventStore(database.dataSource);
+    const start = await end(database.dataSource);
+    const { queries, restore } = recordQueries(database.dataSource);
+    try {
+      // The read is asked for before the append has answered (as after a NOTIFY that overtook it).
+      const appending = store.appendStreams([
+        { streamId: 'own-racing', expectedVersion: 0, events: [note('raced')], metadata },
+      ]);
+      const reading = store.readAll(start, 100, { ownFromMemory: true });
+      const [[appended]] = (await appending) as RecordedEvent[][];
+      await reading;
+      const read = queries.find((query) => query.sql.includes('THEN NULL ELSE data END'));
+      expect(read?.params!.slice(3)).toEqual([[appended.position], [appended.transactionId]]);
+    } finally {
+      restore();
+    }
+  });
+
   it('is bounded: the oldest events go first, and an erased stream is forgotten', () => {
     const commits = new OwnCommits(3, 1_000);
     const commit = (position: number, streamId = 's', data = '{}') => ({
