@@ -17,11 +17,11 @@ interface AppendedRow {
   stream_version: number;
   position: string;
   transaction_id: string;
-  /** The statement's now(): the recorded_at of events appended without one. */
-  now: string;
+  /** As a read of the row gives it (stored-rows.ts). */
+  recorded_at: string;
 }
 
-const RETURNED = 'stream_id, stream_version, global_position, transaction_id';
+const RETURNED = 'stream_id, stream_version, global_position, transaction_id, recorded_at';
 const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
@@ -41,8 +41,8 @@ const UTC_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * append's rows join nothing) and given their last position. The events come first, so the
  * statement locks `events` before any read-model table, in the order a projection rebuild's swap
  * locks them. The text depends only on which tables are written, not on how many appends or rows:
- * it is prepared once per connection (runPrepared). It brings back only the events' keys; the
- * answer's events are built from the appends. The statement's trigger wakes the log's listeners
+ * it is prepared once per connection (runPrepared). It brings back only the events' keys and
+ * recorded_at (as a read formats it); the answer's events are built from the appends. The statement's trigger wakes the log's listeners
  * once at commit, however many streams it appended to.
  */
 export async function appendStreams(
@@ -80,7 +80,8 @@ export async function appendStreams(
         // An upcaster gets its own copy, as it would of a stored row.
         data: upcast ? JSON.parse(event.json ?? JSON.stringify(event.data ?? null)) : (event.data ?? null),
         metadata: append.metadata,
-        recorded_at: append.recordedAt === undefined ? row.now : new Date(append.recordedAt).toISOString(),
+        // As stored, so the answer is what a read of the row gives.
+        recorded_at: row.recorded_at,
       },
       codec,
     );
@@ -118,7 +119,7 @@ function appendSql(models: ReadModel[]): string {
      appended AS (SELECT * FROM firsts UNION ALL SELECT * FROM rest),
      heads AS (SELECT stream_id, max(global_position) AS position FROM appended GROUP BY stream_id)${writes.join('')}
      SELECT stream_id, stream_version, global_position::text AS position, transaction_id::text AS transaction_id,
-            to_char(now() AT TIME ZONE 'UTC', ${UTC_MS}) AS now
+            to_char(recorded_at AT TIME ZONE 'UTC', ${UTC_MS}) AS recorded_at
        FROM appended`;
   appendTexts.set(key, text);
   return text;

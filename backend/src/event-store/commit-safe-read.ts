@@ -1,6 +1,12 @@
 import type { DataSource } from 'typeorm';
 import type { Checkpoint, EventCodec, RecordedEvent } from './event-types.js';
-import { checkLimit, COLUMNS, toRecordedEvent, type EventRow } from './stored-rows.js';
+import {
+  checkLimit,
+  COLUMNS,
+  columnsWithoutBodiesOf,
+  toRecordedEvent,
+  type EventRow,
+} from './stored-rows.js';
 
 /**
  * The events of transactions older than every transaction still running, after `after`, in
@@ -40,6 +46,28 @@ export async function readAll(
     [...afterParams(after), limit],
   );
   return rows.map((row) => toRecordedEvent(row, codec));
+}
+
+/**
+ * readAll's rows, as stored (no codec), but without the data and metadata of the rows whose keys
+ * are in `held` (NULL instead): the reader has them already. The same rows in the same order.
+ */
+export async function readAllRowsExcept(
+  dataSource: DataSource,
+  after: Checkpoint | null,
+  limit: number,
+  held: Checkpoint[],
+): Promise<EventRow[]> {
+  checkLimit(limit);
+  return dataSource.query(
+    `SELECT ${columnsWithoutBodiesOf(4, 5)} FROM events WHERE ${COMMIT_SAFE_AFTER} ${COMMIT_SAFE_ORDER} LIMIT $3`,
+    [
+      ...afterParams(after),
+      limit,
+      held.map(({ position }) => position),
+      held.map(({ transactionId }) => transactionId),
+    ],
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import { appendStreams, withActualVersion } from './append.js';
 import { readAllInOneDocument } from './batch-read.js';
 import { appendMany } from './bulk-append.js';
 import { loadCheckpoint, saveCheckpoint } from './checkpoints.js';
-import { keyAfter, readAll } from './commit-safe-read.js';
+import { keyAfter, readAll, readAllRowsExcept } from './commit-safe-read.js';
 import {
   WrongExpectedVersionError,
   type Checkpoint,
@@ -14,11 +14,29 @@ import {
   type RecordedEvent,
   type StreamAppend,
 } from './event-types.js';
+import { OwnCommits, ownRow, type OwnCommit } from './own-commits.js';
+import { schemaVersionOf, toRecordedEvent } from './stored-rows.js';
 import { readStream, readStreamsAfter } from './stream-read.js';
 
 export * from './event-types.js';
 export { writeRows, type ReadModel, type ReadModelColumn, type ReadModelRows } from './read-model.js';
 export { withTransaction, lockStream } from './transactions.js';
+
+/**
+ * How long a read of the whole log waits at most for this process's appends to answer: one blocked
+ * on a lock (a writer of the same stream) must not hold the live stream back.
+ */
+export const OWN_ANSWER_WAIT_MS = 50;
+
+/** When every one of `pending` has settled, or after OWN_ANSWER_WAIT_MS, whichever comes first. */
+async function answered(pending: Promise<unknown>[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(pending),
+    new Promise((resolve) => (timer = setTimeout(resolve, OWN_ANSWER_WAIT_MS)).unref()),
+  ]);
+  clearTimeout(timer);
+}
 
 /**
  * The append-only event log (table `events`, migrations/001_event_store.sql): the one door to it.
@@ -32,6 +50,11 @@ export { withTransaction, lockStream } from './transactions.js';
  * does) before retrying.
  */
 export class EventStore {
+  /** This process's recent committed appends, for readAll's `ownFromMemory` (own-commits.ts). */
+  readonly ownCommits = new OwnCommits();
+  /** This store's appends on a statement of their own that have not answered yet (then kept). */
+  private readonly answering = new Set<Promise<unknown>>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly codec?: EventCodec,
@@ -53,7 +76,24 @@ export class EventStore {
   }
 
   /** Several streams in one statement, each with its own version check and answer (append.ts). */
-  async appendStreams(
+  appendStreams(
+    appends: StreamAppend[],
+    queryRunner?: QueryRunner,
+  ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
+    // In the caller's transaction the append may still roll back: not kept.
+    if (queryRunner) return this.appendStreamsAsStored(appends, queryRunner);
+    // Without one the statement runs on its own: once it answers, it has committed.
+    const kept = this.appendStreamsAsStored(appends).then((results) => {
+      this.ownCommits.add(this.ownCommitsOf(appends, results));
+      return results;
+    });
+    this.answering.add(kept);
+    const done = () => void this.answering.delete(kept);
+    kept.then(done, done);
+    return kept;
+  }
+
+  private async appendStreamsAsStored(
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
@@ -73,6 +113,35 @@ export class EventStore {
         result.forEach((event, index) => (event.data = appends[i].events[index].data));
     });
     return results;
+  }
+
+  /** The committed events of `appends` as stored, their data as JSON before sealing. */
+  private ownCommitsOf(
+    appends: StreamAppend[],
+    results: (RecordedEvent[] | WrongExpectedVersionError)[],
+  ): OwnCommit[] {
+    const commits: OwnCommit[] = [];
+    results.forEach((result, i) => {
+      if (!Array.isArray(result)) return;
+      const metadata = JSON.stringify(appends[i].metadata);
+      result.forEach((event, index) => {
+        const given = appends[i].events[index];
+        commits.push({
+          position: event.position,
+          transactionId: event.transactionId,
+          transaction: BigInt(event.transactionId),
+          streamId: event.streamId,
+          version: event.version,
+          type: event.type,
+          schemaVersion: schemaVersionOf(given, this.codec),
+          // What appendChunks stores (sealed, with a cipher, after this plaintext was taken).
+          data: given.json ?? JSON.stringify(given.data ?? null),
+          metadata,
+          recordedAt: event.recordedAt,
+        });
+      });
+    });
+    return commits;
   }
 
   /** The bulk import path: many streams in one transaction, one stale stream rejects all (bulk-append.ts). */
@@ -99,9 +168,40 @@ export class EventStore {
     return this.opened(readStreamsAfter(queryRunner ?? this.dataSource, streams, this.readCodec));
   }
 
-  /** The whole log after `after`, in commit-safe order (commit-safe-read.ts). */
-  readAll(after: Checkpoint | null, limit: number): Promise<RecordedEvent[]> {
-    return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
+  /**
+   * The whole log after `after`, in commit-safe order (commit-safe-read.ts). With `ownFromMemory`,
+   * the events this process committed recently (ownCommits) are not read back: the query returns
+   * their keys without data and metadata, which come from memory, as a read of the row gives them.
+   */
+  async readAll(
+    after: Checkpoint | null,
+    limit: number,
+    options?: { ownFromMemory?: boolean },
+  ): Promise<RecordedEvent[]> {
+    // The NOTIFY of an own commit often comes before the append's answer: a read it wakes waits
+    // for the appends being answered, so their events come from memory rather than the table.
+    if (options?.ownFromMemory && this.answering.size) await answered([...this.answering]);
+    const held = options?.ownFromMemory ? this.ownCommits.after(after, limit) : undefined;
+    if (!held?.size) return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
+    const rows = await readAllRowsExcept(this.dataSource, after, limit, [...held.values()]);
+    const events: RecordedEvent[] = new Array(rows.length);
+    const read: RecordedEvent[] = [];
+    rows.forEach((row, index) => {
+      const own = held.get(row.position);
+      if (own && own.transactionId === row.transaction_id) {
+        events[index] = toRecordedEvent(ownRow(own), this.codec);
+      } else {
+        events[index] = toRecordedEvent(row, this.readCodec);
+        read.push(events[index]);
+      }
+    });
+    await this.opened(read);
+    return events;
+  }
+
+  /** Forgets this process's recent events of a stream (an erased case), so they are read instead. */
+  forgetOwnCommits(streamId: string): void {
+    this.ownCommits.forgetStream(streamId);
   }
 
   /** Where a batch of `count` events after `after` would end (commit-safe-read.ts). */

@@ -2,9 +2,25 @@ import type { EventCodec, EventMetadata, NewEvent, RecordedEvent } from './event
 
 // ORDER BY must name events.transaction_id: a bare transaction_id would mean this text alias,
 // which sorts '10' before '9'. recorded_at comes as toISOString() writes it: no Date to parse.
-export const COLUMNS = `global_position::text AS position, transaction_id::text AS transaction_id, stream_id,
-  stream_version, type, schema_version, data, metadata,
+export const COLUMNS = columns('data', 'metadata');
+
+/**
+ * COLUMNS with data and metadata NULL for the rows whose (position, transaction id) is among the
+ * parameters `$positions` (bigint[]) and `$transactions` (xid8[]), pairwise: rows the reader holds.
+ */
+export function columnsWithoutBodiesOf(positions: number, transactions: number): string {
+  const held = `(global_position, transaction_id) IN (SELECT * FROM unnest($${positions}::bigint[], $${transactions}::xid8[]))`;
+  return columns(
+    `CASE WHEN ${held} THEN NULL ELSE data END AS data`,
+    `CASE WHEN ${held} THEN NULL ELSE metadata END AS metadata`,
+  );
+}
+
+function columns(data: string, metadata: string): string {
+  return `global_position::text AS position, transaction_id::text AS transaction_id, stream_id,
+  stream_version, type, schema_version, ${data}, ${metadata},
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
+}
 
 export interface EventRow {
   position: string;

@@ -108,8 +108,12 @@ export class LiveLog {
     return row.unread;
   }
 
+  /**
+   * The next segment in commit-safe order. This process's own recent commits are not read back:
+   * the event store fills them from memory (EventStore.readAll, `ownFromMemory`), in their place.
+   */
   async read(after: Checkpoint | null, limit: number): Promise<LogSegment> {
-    const events = await this.store.readAll(after, limit);
+    const events = await this.store.readAll(after, limit, { ownFromMemory: true });
     const markerAt = events.findIndex((event) => event.type === RESTORE_MARKER);
     if (markerAt < 0) {
       return {

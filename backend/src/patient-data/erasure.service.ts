@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CASE_ERASURE, type Actor, type Case } from '@alignerflow/domain';
+import { CASE_ERASURE, caseStreamId, type Actor, type Case } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { CaseCommandService, type CommandOptions } from '../cases/case-command.service.js';
 import { FILE_STORAGE, type FileStorage } from '../files/file-storage.js';
 import { FILE_URL } from '../common/file-url.js';
 import { withTransaction } from '../event-store/transactions.js';
 import { CaseKeys } from '../event-store/encryption/case-keys.js';
+import { EventStore } from '../event-store/event-store.js';
 
 /**
  * The right to erasure and file purges (api.md "Patient data"). Each is one event on the case's
@@ -21,6 +22,7 @@ export class ErasureService {
     private readonly dataSource: DataSource,
     private readonly cases: CaseCommandService,
     private readonly keys: CaseKeys,
+    private readonly store: EventStore,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
   ) {}
 
@@ -38,6 +40,8 @@ export class ErasureService {
     if (!runner)
       await withTransaction(this.dataSource, (transaction) => scrubReadModels(transaction, caseId));
     await this.keys.destroy(caseId);
+    // The event store keeps this process's recent events in plaintext for the live stream.
+    this.store.forgetOwnCommits(caseStreamId(caseId));
     await this.deleteFiles(caseId);
     return erased;
   }
