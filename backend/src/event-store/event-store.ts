@@ -80,8 +80,9 @@ export class EventStore {
     appends: StreamAppend[],
     queryRunner?: QueryRunner,
   ): Promise<(RecordedEvent[] | WrongExpectedVersionError)[]> {
-    // In the caller's transaction the append may still roll back: not kept.
-    if (queryRunner) return this.appendStreamsAsStored(appends, queryRunner);
+    // In the caller's transaction the append may still roll back: not kept. Nor while no reader
+    // wants them (no live stream open): the process keeps no plaintext it has no use for.
+    if (queryRunner || !this.ownCommits.wanted()) return this.appendStreamsAsStored(appends, queryRunner);
     // Without one the statement runs on its own: once it answers, it has committed.
     const kept = this.appendStreamsAsStored(appends).then((results) => {
       this.ownCommits.add(this.ownCommitsOf(appends, results));

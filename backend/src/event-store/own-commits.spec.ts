@@ -70,6 +70,12 @@ async function readToEnd(
   }
 }
 
+/** A store whose reader wants its own commits, as the live tailer does while a stream is open. */
+function keeping(store: EventStore): EventStore {
+  store.ownCommits.keepWhile(() => true);
+  return store;
+}
+
 async function end(dataSource: DataSource): Promise<Checkpoint | null> {
   const [row]: Checkpoint[] = await dataSource.query(
     `SELECT transaction_id::text AS "transactionId", global_position::text AS position FROM events
@@ -91,7 +97,7 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
   });
 
   it('reads its own committed events without their bodies and gives them as a read of the row does', async () => {
-    const store = new EventStore(database.dataSource, CODEC);
+    const store = keeping(new EventStore(database.dataSource, CODEC));
     const start = await end(database.dataSource);
     // An old schema version (upcast on read), and a recordedAt of the caller's with microseconds.
     await store.appendStreams([
@@ -141,7 +147,7 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
   });
 
   it('keeps nothing of an append in a transaction that rolls back, nor of a statement that fails', async () => {
-    const store = new EventStore(database.dataSource);
+    const store = keeping(new EventStore(database.dataSource));
     const appends = new GroupCommit(store, () => undefined);
     const before = store.ownCommits.size;
     await expect(
@@ -187,8 +193,8 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
   });
 
   it('two processes writing interleaved: each reader gets every event of both, once, in commit-safe order', async () => {
-    const mine = new EventStore(database.dataSource, DOMAIN_EVENT_CODEC);
-    const theirs = new EventStore(other, DOMAIN_EVENT_CODEC);
+    const mine = keeping(new EventStore(database.dataSource, DOMAIN_EVENT_CODEC));
+    const theirs = keeping(new EventStore(other, DOMAIN_EVENT_CODEC));
     const start = await end(database.dataSource);
     const flushes = [new GroupCommit(mine, () => undefined), new GroupCommit(theirs, () => undefined)];
     // Each writer appends to its own streams while the other does, many flushes each.
@@ -244,7 +250,7 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
   });
 
   it('a read that starts while an own append is being answered waits for it and takes it from memory', async () => {
-    const store = new EventStore(database.dataSource);
+    const store = keeping(new EventStore(database.dataSource));
     const start = await end(database.dataSource);
     const { queries, restore } = recordQueries(database.dataSource);
     try {
@@ -260,6 +266,36 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
     } finally {
       restore();
     }
+  });
+
+  it('keeps nothing while no reader wants its commits, and forgets what it kept once none does', async () => {
+    const store = new EventStore(database.dataSource);
+    const commit = new GroupCommit(store, () => undefined);
+    let wanted = false;
+    store.ownCommits.keepWhile(() => wanted);
+    await commit.append({
+      streamId: 'case-own-unwanted',
+      expectedVersion: 0,
+      events: [note('one')],
+      metadata,
+    });
+    expect(store.ownCommits.size).toBe(0);
+    wanted = true;
+    await commit.append({
+      streamId: 'case-own-unwanted',
+      expectedVersion: 1,
+      events: [note('two')],
+      metadata,
+    });
+    expect(store.ownCommits.size).toBe(1);
+    wanted = false;
+    await commit.append({
+      streamId: 'case-own-unwanted',
+      expectedVersion: 2,
+      events: [note('three')],
+      metadata,
+    });
+    expect(store.ownCommits.size).toBe(0);
   });
 
   it('is bounded: the oldest events go first, and an erased stream is forgotten', () => {

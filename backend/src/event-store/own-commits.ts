@@ -34,6 +34,7 @@ export interface OwnCommit {
 export class OwnCommits {
   private readonly byPosition = new Map<string, OwnCommit>();
   private chars = 0;
+  private wants: () => boolean = () => false;
 
   constructor(
     private readonly maxEvents = OWN_COMMITS_MAX_EVENTS,
@@ -42,6 +43,24 @@ export class OwnCommits {
 
   get size(): number {
     return this.byPosition.size;
+  }
+
+  /**
+   * Keeps commits only while `predicate` says a reader wants them (the live tailer: while a stream
+   * is open). Until a reader says so, nothing is kept; what was kept goes once it stops wanting.
+   */
+  keepWhile(predicate: () => boolean): void {
+    this.wants = predicate;
+  }
+
+  /** Whether commits are kept now; if not, what was kept is forgotten. */
+  wanted(): boolean {
+    if (this.wants()) return true;
+    if (this.byPosition.size) {
+      this.byPosition.clear();
+      this.chars = 0;
+    }
+    return false;
   }
 
   /** After the commit of the statement that wrote them. */

@@ -104,6 +104,8 @@ export class LogTailer implements OnApplicationBootstrap, OnModuleDestroy {
     this.checkpoint = await this.log.end();
     this.remember(this.checkpoint);
     this.started = true;
+    // This process's commits are kept for the read only while a stream is open to deliver them.
+    this.log.keepOwnCommitsWhile(() => [...this.consumers].some((consumer) => consumer.active()));
     this.pollTimer = setInterval(() => this.wake(), this.options.pollMs);
     this.pollTimer.unref();
     // On (re)connecting: whatever was appended while nobody listened.
