@@ -96,9 +96,15 @@ async function httpFloor(mode: 'nest' | 'node', seconds: number, clients: number
     });
     const post = poster(`http://127.0.0.1:${port}`, 'none', clients);
     const cpuBefore = cpuSeconds(child.pid!);
+    const clientCpuBefore = process.cpuUsage();
     // poster puts the URL's path ('/') before the route's.
     const run = await load(seconds, clients, () => post('x', { text: 'bench' }));
-    return { ...run, cpuMs: ((cpuSeconds(child.pid!) - cpuBefore) * 1000) / run.count };
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    return {
+      ...run,
+      cpuMs: ((cpuSeconds(child.pid!) - cpuBefore) * 1000) / run.count,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / run.count,
+    };
   } finally {
     child.kill();
   }
@@ -336,8 +342,9 @@ describe('command benchmarks', () => {
         '(its own process) ÷ pgbench, beside bare node:http',
       measured:
         `${(nestFloor.perSecond / pgbench).toFixed(2)} (Nest: ${thousands(nestFloor.perSecond)}/s, ` +
-        `${(nestFloor.cpuMs * 1000).toFixed(0)} µs server CPU per request; node:http: ` +
-        `${thousands(nodeFloor.perSecond)}/s, ${(nodeFloor.cpuMs * 1000).toFixed(0)} µs)`,
+        `${(nestFloor.cpuMs * 1000).toFixed(0)} µs server CPU per request, clients ` +
+        `${(nestFloor.clientCpuMs * 1000).toFixed(0)} µs; node:http: ${thousands(nodeFloor.perSecond)}/s, ` +
+        `${(nodeFloor.cpuMs * 1000).toFixed(0)} µs, clients ${(nodeFloor.clientCpuMs * 1000).toFixed(0)} µs)`,
       target: '—',
       bench: BENCH,
     });
