@@ -39,6 +39,22 @@ export async function eventually(
 }
 
 /**
+ * Runs `check` (assertions) until it passes, at most `timeoutMs`, then throws its last failure:
+ * for reads of the log that other sessions' transactions on a shared server briefly hold back.
+ */
+export async function untilPasses(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
  * @deprecated Waits for time, which a loaded machine makes too short or needlessly long: wait for
  * the state instead (`eventually`, `eventsCommitSafe`, a stream's `until`). Kept so that tests
  * written against it still compile.

@@ -1,4 +1,5 @@
 import { useTestDataSource } from '../../../test/support/data-source.js';
+import { untilPasses } from '../../../test/support/helpers.js';
 import {
   Checkpoint,
   EventMetadata,
@@ -13,19 +14,6 @@ const metadata: EventMetadata = {
   correlationId: 'corr-1',
   causationId: 'cause-1',
 };
-
-/** Waits out transactions of other sessions on a shared server that briefly hold xmin back. */
-async function eventually(check: () => Promise<void>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe('EventStore', () => {
   const database = useTestDataSource(20);
@@ -50,7 +38,7 @@ describe('EventStore', () => {
   /** The last event, once every committed event is readable. */
   async function checkpointAtEnd(): Promise<Checkpoint | null> {
     let events: RecordedEvent[] = [];
-    await eventually(async () => {
+    await untilPasses(async () => {
       const [{ total }] = await database.dataSource.query('SELECT count(*)::int AS total FROM events');
       events = await readToEnd(null);
       expect(events).toHaveLength(total);
@@ -155,7 +143,7 @@ describe('EventStore', () => {
             (err: unknown) => err,
           );
         // The second writer saw an empty stream and now waits on the first one's unique key.
-        await eventually(async () => {
+        await untilPasses(async () => {
           const [{ waiting }] = await database.dataSource.query(
             `SELECT count(*)::int AS waiting FROM pg_stat_activity
               WHERE datname = current_database() AND wait_event_type = 'Lock'`,
@@ -216,7 +204,7 @@ describe('EventStore', () => {
         expect(await store.readAll(checkpoint, 100)).toEqual([]);
 
         await slow.commitTransaction();
-        await eventually(async () => {
+        await untilPasses(async () => {
           const events = await store.readAll(checkpoint, 100);
           expect(events.map((e) => e.streamId)).toEqual(['case-slow', 'case-fast']);
         });
@@ -242,7 +230,7 @@ describe('EventStore', () => {
       );
 
       let all: RecordedEvent[] = [];
-      await eventually(async () => {
+      await untilPasses(async () => {
         all = await readToEnd(null, 10_000);
         expect(all.filter((e) => e.streamId.startsWith('case-page-'))).toHaveLength(12);
       });

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { useTestDataSource } from '../../../test/support/data-source.js';
+import { untilPasses } from '../../../test/support/helpers.js';
 import { DOMAIN_EVENT_CODEC } from './event-store.module.js';
 import {
   EventStore,
@@ -38,19 +39,6 @@ function recordQueries(dataSource: DataSource): { queries: Query[]; restore: () 
     return rows;
   }) as typeof dataSource.query);
   return { queries, restore: () => spy.mockRestore() };
-}
-
-/** Waits out transactions of other sessions on a shared server that briefly hold xmin back. */
-async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 /** Reads the whole readable log after `from` in pages, as a tailer does. */
@@ -115,7 +103,7 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
     const { queries, restore } = recordQueries(database.dataSource);
     let fromMemory: RecordedEvent[] = [];
     try {
-      await eventually(async () => {
+      await untilPasses(async () => {
         queries.length = 0;
         fromMemory = await store.readAll(start, 100, { ownFromMemory: true });
         expect(fromMemory).toHaveLength(3);
@@ -180,7 +168,7 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
     });
     expect(store.ownCommits.size).toBe(before + 1);
     let events: RecordedEvent[] = [];
-    await eventually(async () => {
+    await untilPasses(async () => {
       events = await store.readAll(start, 100, { ownFromMemory: true });
       expect(events).toHaveLength(2);
     });
@@ -216,7 +204,7 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
       ),
     );
     let plain: RecordedEvent[] = [];
-    await eventually(async () => {
+    await untilPasses(async () => {
       plain = await readToEnd(mine, start, false, 1000);
       expect(plain).toHaveLength(96);
     });
@@ -273,29 +261,15 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
     const commit = new GroupCommit(store, () => undefined);
     let wanted = false;
     store.ownCommits.keepWhile(() => wanted);
-    await commit.append({
-      streamId: 'case-own-unwanted',
-      expectedVersion: 0,
-      events: [note('one')],
-      metadata,
-    });
-    expect(store.ownCommits.size).toBe(0);
-    wanted = true;
-    await commit.append({
-      streamId: 'case-own-unwanted',
-      expectedVersion: 1,
-      events: [note('two')],
-      metadata,
-    });
-    expect(store.ownCommits.size).toBe(1);
-    wanted = false;
-    await commit.append({
-      streamId: 'case-own-unwanted',
-      expectedVersion: 2,
-      events: [note('three')],
-      metadata,
-    });
-    expect(store.ownCommits.size).toBe(0);
+    // Three notes, the reader wanting commits only for the second; how many are kept after each.
+    const kept: number[] = [];
+    for (const [version, want] of [false, true, false].entries()) {
+      wanted = want;
+      const events = [note(`note ${version + 1}`)];
+      await commit.append({ streamId: 'case-own-unwanted', expectedVersion: version, events, metadata });
+      kept.push(store.ownCommits.size);
+    }
+    expect(kept).toEqual([0, 1, 0]);
   });
 
   it('is bounded: the oldest events go first, and an erased stream is forgotten', () => {
