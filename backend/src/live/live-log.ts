@@ -108,15 +108,15 @@ export class LiveLog {
     return row.unread;
   }
 
-  /**
-   * The next segment in commit-safe order. This process's own recent commits are not read back:
-   * the event store fills them from memory (EventStore.readAll, `ownFromMemory`), in their place.
-   */
   /** While `predicate` holds, this process's commits are kept for `read` (EventStore.ownCommits). */
   keepOwnCommitsWhile(predicate: () => boolean): void {
     this.store.ownCommits.keepWhile(predicate);
   }
 
+  /**
+   * The next segment in commit-safe order. This process's own recent commits are not read back:
+   * the event store fills them from memory (EventStore.readAll, `ownFromMemory`), in their place.
+   */
   async read(after: Checkpoint | null, limit: number): Promise<LogSegment> {
     const events = await this.store.readAll(after, limit, { ownFromMemory: true });
     const markerAt = events.findIndex((event) => event.type === RESTORE_MARKER);
