@@ -6,6 +6,13 @@ export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<any>;
 }
 
+/** Whether two log keys are the same place (null: the log's start; undefined: unknown, never the same). */
+export function sameCheckpoint(a: Checkpoint | null | undefined, b: Checkpoint | null | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  if (a === null || b === null) return a === b;
+  return a.transactionId === b.transactionId && a.position === b.position;
+}
+
 /** Where the reader `name` (a projection, the dispatcher) stopped in the log; null: not yet started. */
 export async function loadCheckpoint(db: Queryable, name: string): Promise<Checkpoint | null> {
   const result = await db.query(

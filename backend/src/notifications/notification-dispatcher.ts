@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { loadCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
+import { loadCheckpoint, sameCheckpoint, saveCheckpoint } from '../event-store/checkpoints.js';
 import type { Client } from 'pg';
 import { EventStore, type Checkpoint, type RecordedEvent } from '../event-store/event-store.js';
 import { LeaderLoop, type LeaderLoopTimings, type TermCheckpoint } from '../event-store/leader-loop.js';
@@ -144,7 +144,7 @@ export class NotificationDispatcher {
     await this.notifications.forgetDeletedUsers(userDeletions(events));
     // A batch read from elsewhere than where the last one planned ended (that one failed and is
     // read again) starts the planner afresh: its memory must follow the log without a jump.
-    if (!sameKey(this.plannedUpTo, position.checkpoint)) this.planner.reset();
+    if (!sameCheckpoint(this.plannedUpTo, position.checkpoint)) this.planner.reset();
     this.plannedUpTo = undefined; // unknown until this batch is queued
     const jobs = await this.planner.plan(events);
     if (jobs.length)
@@ -200,10 +200,6 @@ function userDeletions(events: RecordedEvent[]): UserDeletion[] {
   return events
     .filter((event) => event.type === 'UserDeleted' && event.streamId.startsWith(USER_STREAM))
     .map((event) => ({ usernameKey: event.streamId.slice(USER_STREAM.length), version: event.version }));
-}
-
-function sameKey(a: Checkpoint | null | undefined, b: Checkpoint | null): boolean {
-  return a === b || (!!a && !!b && a.transactionId === b.transactionId && a.position === b.position);
 }
 
 function isConnectionError(error: unknown): boolean {

@@ -6,6 +6,7 @@ import {
   type Checkpoint,
   type RecordedEvent,
 } from '../event-store/event-store.js';
+import { sameCheckpoint } from '../event-store/checkpoints.js';
 import { ReadModelReplay } from './read-model-replay.js';
 import { type PendingRows } from './read-model-rows.js';
 
@@ -246,7 +247,7 @@ export class ProjectionRebuilder {
         read = null;
         if (batch.more) {
           const guessed = await ahead;
-          read = guessed && sameKey(guessed.from, after) ? guessed : start(after);
+          read = guessed && sameCheckpoint(guessed.from, after) ? guessed : start(after);
           ahead = readAfter(read);
         }
         await run.replay.applyLogEvents(events);
@@ -378,10 +379,6 @@ export class ProjectionRebuilder {
 interface LogRead {
   from: Checkpoint | null;
   batch: Promise<{ events: RecordedEvent[]; more: boolean }>;
-}
-
-function sameKey(a: Checkpoint | null, b: Checkpoint): boolean {
-  return a !== null && a.transactionId === b.transactionId && a.position === b.position;
 }
 
 /** One rebuild under way. */
