@@ -1,9 +1,15 @@
-import { Body, Delete, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, Header, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Case } from '@alignerflow/domain';
 import { Caller } from '../../common/current-actor.js';
+import { CaseAnswerJson } from '../case-answer-json.js';
 import { CaseCommandService } from '../case-command.service.js';
-import { CASE_COMMAND_TABLE, type CaseCommandRoute, type RouteInput } from './case-command-table.js';
+import {
+  answersCase,
+  CASE_COMMAND_TABLE,
+  type CaseCommandRoute,
+  type RouteInput,
+} from './case-command-table.js';
 import type { CommandCounts } from './command-counts.js';
 
 const METHODS = { post: Post, put: Put, delete: Delete };
@@ -13,9 +19,12 @@ const METHODS = { post: Post, put: Put, delete: Delete };
  * would be (its path, answer code, `@Caller()`, `@Param()`s and `@Body()` with the parameter types
  * TypeScript would have emitted), so validation, the session gate and the OpenAPI document see
  * ordinary routes. A domain command goes straight to CaseCommandService; a command with a handler
- * of its own goes on the command bus.
+ * of its own goes on the command bus. An answer that is the whole case is sent as the JSON text
+ * CaseAnswerJson makes (the notes' text kept between commands).
  */
 export abstract class CaseCommandRoutes {
+  private readonly answerJson = new CaseAnswerJson();
+
   constructor(
     protected readonly commandBus: CommandBus,
     protected readonly commands: CaseCommandService,
@@ -32,11 +41,14 @@ export abstract class CaseCommandRoutes {
       ? route.expectedVersion(body)
       : (body as { expectedVersion?: number } | undefined)?.expectedVersion;
     const input: RouteInput<unknown> = { params, body, actor, options: { correlationId, expectedVersion } };
-    if ('send' in route) return this.commandBus.execute(route.send(input) as never);
+    if ('send' in route) {
+      const answered: Promise<unknown> = this.commandBus.execute(route.send(input) as never);
+      return answersCase(route) ? answered.then((state) => this.answerJson.of(state as Case)) : answered;
+    }
     const command = route.command(input);
     return this.counts.counted(route.countAs?.(input) ?? command.type, async () => {
       const updated: Case = await this.commands.execute(params.id, command, actor, input.options);
-      return route.answer ? route.answer(updated, input) : updated;
+      return route.answer ? route.answer(updated, input) : this.answerJson.of(updated);
     });
   }
 }
@@ -70,5 +82,8 @@ function mountRoute(name: string, route: CaseCommandRoute<unknown>): void {
   Caller()(prototype, name, 0);
   route.describeBody?.(prototype, name, descriptor);
   if (route.status) HttpCode(route.status)(prototype, name, descriptor);
+  // The case goes out as JSON text already made (runRoute): say what it is.
+  if (answersCase(route))
+    Header('Content-Type', 'application/json; charset=utf-8')(prototype, name, descriptor);
   METHODS[route.method](route.path)(prototype, name, descriptor);
 }

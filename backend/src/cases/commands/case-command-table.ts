@@ -67,9 +67,16 @@ export interface DomainRoute<Body> extends RouteShape<Body> {
 /** A command whose handler (commands/*.command.ts) looks something up first; sent on the command bus. */
 export interface HandlerRoute<Body> extends RouteShape<Body> {
   send(input: RouteInput<Body>): object;
+  /** The handler answers something other than the case it changed (or made). */
+  answersOther?: true;
 }
 
 export type CaseCommandRoute<Body = never> = DomainRoute<Body> | HandlerRoute<Body>;
+
+/** Whether the route answers the whole case it changed or made (sent as CaseAnswerJson's text). */
+export function answersCase(route: CaseCommandRoute<unknown>): boolean {
+  return 'command' in route ? !route.answer : !route.answersOther;
+}
 
 function isVersion(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
@@ -268,5 +275,6 @@ export const CASE_COMMAND_TABLE = {
     body: ScanDto,
     expectedVersion: () => undefined,
     send: ({ body, actor, options }) => new ScanQrCommand(body.payload, actor, options),
+    answersOther: true,
   }),
 };
