@@ -112,7 +112,9 @@ async function httpFloor(mode: 'nest' | 'node', seconds: number, clients: number
 
 /** A lean client of one API process: keep-alive connections, the answer read and checked (GET without a body). */
 function poster(api: string, token: string, sockets: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets });
+  // Idle sockets are closed here before the server's keep-alive timeout (5 s) closes them: a request
+  // sent on a socket the server is closing at that moment fails with ECONNRESET.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, timeout: 4000 });
   const { hostname, port, pathname } = new URL(api);
   return (path: string, body?: unknown) =>
     new Promise<unknown>((resolve, reject) => {
