@@ -39,7 +39,8 @@ interface CachedBody {
  *
  * Every append is announced at its commit (the log listener), and case_view is written in the
  * appending transaction, so an announcement means the list may have changed: the generation moves
- * on and the ETag with it. This process's own commits move it at once, before their HTTP answer.
+ * on and the ETag with it. This process's own commits move it at once, before their HTTP answer
+ * (`committedHere`), and again when their NOTIFY arrives.
  * While the LISTEN connection is down nothing is cached (every call is a new generation), so a
  * missed notification can never serve a stale list.
  * A 304 thus costs no query at all and a 200 one write of a ready buffer.
@@ -70,6 +71,8 @@ export class CaseListCache {
     // serves anything must leave no connection behind.
     this.unsubscribe ??= this.log.subscribe({
       appended: this.changed,
+      // The NOTIFY of our own commit may come after its answer; the caller's next read may not.
+      committedHere: this.changed,
       connected: this.connected,
       lost: this.changed,
     }).unsubscribe;

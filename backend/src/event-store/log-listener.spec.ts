@@ -66,6 +66,20 @@ describe('LogListener', () => {
     expect(calls).toEqual(['appended']);
   });
 
+  it("tells committedHere of this process's own commits on the committing turn, while it listens", () => {
+    expect(listener.listening).toBe(true);
+    const here: string[] = [];
+    const { unsubscribe } = listener.subscribe({
+      appended: () => here.push('appended'),
+      committedHere: () => here.push('committedHere'),
+    });
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    expect(here).toEqual(['committedHere']);
+    unsubscribe();
+    emitter.emit(EVENTS_COMMITTED, { events: [] });
+    expect(here).toEqual(['committedHere']);
+  });
+
   it("while it cannot listen, this process's own commits wake subscribers, once per batch", async () => {
     const down = new LogListener(
       new DataSource({ type: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' }),

@@ -25,6 +25,12 @@ export interface LogSubscriber {
   connected?(): void;
   /** The LISTEN connection is down: until `connected`, only this process's commits are announced. */
   lost?(): void;
+  /**
+   * This process committed (EVENTS_COMMITTED), whether or not the connection is up: called on the
+   * committing turn, before the commit's HTTP answer. For readers that promise a caller its own
+   * writes on its next read (the list caches); the NOTIFY of the same commit can arrive after it.
+   */
+  committedHere?(): void;
 }
 
 const APPLICATION_NAME = 'alignerflow-log-listener';
@@ -40,7 +46,7 @@ const MAX_RECONNECT_DELAY_MS = 10_000;
  *
  * One wake per batch of commits. Every statement that appends NOTIFYs at its commit, this
  * process's own included, so while the connection is up the NOTIFY alone wakes subscribers and
- * the in-process EVENTS_COMMITTED is ignored: honouring both would wake every subscriber twice
+ * the in-process EVENTS_COMMITTED only calls `committedHere`: honouring both would wake every subscriber twice
  * per commit. (Filtering the echo by the notifying backend's pid instead would need the pids of
  * every pooled connection, and would lose the appends that emit nothing in-process, such as
  * materials or backup.) While the connection is down, EVENTS_COMMITTED stands in for this
@@ -66,6 +72,7 @@ export class LogListener implements OnModuleDestroy {
     });
   };
   private readonly onCommitted = () => {
+    for (const subscriber of this.subscribers) subscriber.committedHere?.();
     if (!this.client) this.onAppended();
   };
 
