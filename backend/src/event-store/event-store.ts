@@ -173,6 +173,8 @@ export class EventStore {
    * The whole log after `after`, in commit-safe order (commit-safe-read.ts). With `ownFromMemory`,
    * the events this process committed recently (ownCommits) are not read back: the query returns
    * their keys without data and metadata, which come from memory, as a read of the row gives them.
+   * That is for the process's one reader of the live log, which reads forward: what lies at or
+   * before `after` is forgotten.
    */
   async readAll(
     after: Checkpoint | null,
@@ -182,6 +184,7 @@ export class EventStore {
     // The NOTIFY of an own commit often comes before the append's answer: a read it wakes waits
     // for the appends being answered, so their events come from memory rather than the table.
     if (options?.ownFromMemory && this.answering.size) await answered([...this.answering]);
+    if (options?.ownFromMemory) this.ownCommits.forgetThrough(after);
     const held = options?.ownFromMemory ? this.ownCommits.after(after, limit) : undefined;
     if (!held?.size) return this.opened(readAll(this.dataSource, after, limit, this.readCodec));
     const rows = await readAllRowsExcept(this.dataSource, after, limit, [...held.values()]);

@@ -298,4 +298,30 @@ describe('own commits (EventStore.readAll with ownFromMemory)', () => {
     commits.add([commit(6, 's', 'x'.repeat(995))]);
     expect([...commits.after(null, 10).keys()]).toEqual(['6']);
   });
+
+  it('forgets what the reader has read: the events at or before its checkpoint', () => {
+    const commits = new OwnCommits(100, 100_000);
+    // Transaction ids are taken at the first write, not at the commit: 12 commits before 11.
+    const commit = (position: number, transaction: number) => ({
+      position: String(position),
+      transactionId: String(transaction),
+      transaction: BigInt(transaction),
+      streamId: 's',
+      version: position,
+      type: 'T',
+      schemaVersion: 1,
+      data: '{}',
+      metadata: '{}',
+      recordedAt: '2025-01-01T00:00:00.000Z',
+    });
+    commits.add([commit(1, 10), commit(2, 10), commit(4, 12), commit(3, 11), commit(5, 13)]);
+    commits.forgetThrough(null);
+    expect(commits.size).toBe(5);
+    commits.forgetThrough({ transactionId: '10', position: '1' });
+    expect([...commits.after(null, 10).keys()].sort()).toEqual(['2', '3', '4', '5']);
+    commits.forgetThrough({ transactionId: '11', position: '3' });
+    expect([...commits.after(null, 10).keys()].sort()).toEqual(['4', '5']);
+    commits.forgetThrough({ transactionId: '13', position: '5' });
+    expect(commits.size).toBe(0);
+  });
 });

@@ -86,6 +86,24 @@ export class OwnCommits {
   }
 
   /**
+   * Forgets the events at or before `through` in commit-safe order: the one reader reads forward,
+   * so it never asks for them again, and what it reads next is found without going past them.
+   */
+  forgetThrough(through: Checkpoint | null): void {
+    if (!through || !this.byPosition.size) return;
+    const transaction = BigInt(through.transactionId);
+    const position = BigInt(through.position);
+    for (const [key, commit] of this.byPosition)
+      if (
+        commit.transaction < transaction ||
+        (commit.transaction === transaction && BigInt(commit.position) <= position)
+      ) {
+        this.byPosition.delete(key);
+        this.chars -= commit.data.length + commit.metadata.length;
+      }
+  }
+
+  /**
    * The first `limit` events after `after` in commit-safe order (transaction id, position), by
    * position: no more can be among the next `limit` events a commit-safe read returns.
    */
