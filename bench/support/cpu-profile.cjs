@@ -1,20 +1,81 @@
 // Preloaded into an API process by a bench (NODE_OPTIONS=--require …; Node 20 refuses --cpu-prof
-// there): the first SIGUSR2 starts a CPU profile, the next writes it to CPU_PROFILE_FILE.
+// there). Each signal opens a window, and the same signal again closes it:
+// - SIGUSR2: a CPU profile, written to CPU_PROFILE_FILE;
+// - SIGWINCH: no profile (a profiler's own pauses would sit in the latencies being measured),
+//   only the process's pauses, written as JSON to `${CPU_PROFILE_FILE}.pauses.json`: its garbage
+//   collections by kind (count, total and longest ms) and its event loop's delay (p50, p99, max).
+// A SIGUSR2 window writes the pauses file too.
 /* eslint-disable @typescript-eslint/no-require-imports -- preloaded by --require, hence CommonJS */
 const { Session } = require('node:inspector');
 const { writeFileSync } = require('node:fs');
+const { PerformanceObserver, monitorEventLoopDelay, constants } = require('node:perf_hooks');
+
+const GC_KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+/** The event loop delay monitor's timer; what it records includes this interval, taken off below. */
+const LOOP_DELAY_RESOLUTION_MS = 10;
 
 const session = new Session();
 session.connect();
-let running = false;
+
+/** The pauses of the open window; undefined while none is open. */
+let pauses;
+const gcObserver = new PerformanceObserver((list) => {
+  // Entries are delivered later than the collections: some may come after the window closed.
+  if (!pauses) return;
+  for (const entry of list.getEntries()) {
+    const kind = GC_KINDS[entry.detail?.kind] ?? 'other';
+    const sum = (pauses.gc[kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
+    sum.count++;
+    sum.totalMs += entry.duration;
+    sum.maxMs = Math.max(sum.maxMs, entry.duration);
+  }
+});
+
+function openPauses() {
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
+  loopDelay.enable();
+  pauses = { gc: {}, loopDelay, openedAt: performance.now() };
+  gcObserver.observe({ entryTypes: ['gc'] });
+}
+
+function closePauses() {
+  gcObserver.disconnect();
+  const { gc, loopDelay, openedAt } = pauses;
+  loopDelay.disable();
+  pauses = undefined;
+  const ms = (ns) => Math.max(0, Math.round(ns / 1e4) / 100 - LOOP_DELAY_RESOLUTION_MS);
+  writeFileSync(
+    `${process.env.CPU_PROFILE_FILE}.pauses.json`,
+    JSON.stringify({
+      seconds: (performance.now() - openedAt) / 1000,
+      gc,
+      loopDelay: {
+        p50: ms(loopDelay.percentile(50)),
+        p99: ms(loopDelay.percentile(99)),
+        max: ms(loopDelay.max),
+      },
+    }),
+  );
+}
+
+let profiling = false;
 process.on('SIGUSR2', () => {
-  if (!running) {
-    running = true;
+  if (!profiling) {
+    profiling = true;
+    openPauses();
     session.post('Profiler.enable', () => session.post('Profiler.start'));
     return;
   }
-  running = false;
+  profiling = false;
+  closePauses();
   session.post('Profiler.stop', (error, result) => {
     if (!error) writeFileSync(process.env.CPU_PROFILE_FILE, JSON.stringify(result.profile));
   });
 });
+process.on('SIGWINCH', () => (pauses ? closePauses() : openPauses()));

@@ -66,6 +66,29 @@ export function cpuProfileSummary(
 }
 
 /**
+ * The pauses an API process counted in its last window (bench/support/cpu-profile.cjs writes
+ * them to `${profileFile}.pauses.json`): its garbage collections by kind and its event loop's delay.
+ */
+export function pausesSummary(profileFile: string): string {
+  const { seconds, gc, loopDelay } = JSON.parse(readFileSync(`${profileFile}.pauses.json`, 'utf8')) as {
+    seconds: number;
+    gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
+    loopDelay: { p50: number; p99: number; max: number };
+  };
+  const collections = Object.entries(gc)
+    .sort((a, b) => b[1].totalMs - a[1].totalMs)
+    .map(
+      ([kind, { count, totalMs, maxMs }]) =>
+        `${count} ${kind} (${Math.round(totalMs)} ms in all, longest ${maxMs.toFixed(1)} ms)`,
+    );
+  return (
+    `in ${seconds.toFixed(1)} s: ${collections.join(', ') || 'no garbage collection'}; ` +
+    `event loop delay p50 ${loopDelay.p50.toFixed(1)} ms, p99 ${loopDelay.p99.toFixed(1)} ms, ` +
+    `max ${loopDelay.max.toFixed(1)} ms`
+  );
+}
+
+/**
  * Samples what the database's sessions are doing every `everyMs` until stopped: the share of
  * samples of active sessions per wait event ("CPU" when running, no wait), from pg_stat_activity.
  */
