@@ -46,8 +46,8 @@ const MAX_RECONNECT_DELAY_MS = 10_000;
  *
  * One wake per batch of commits. Every statement that appends NOTIFYs at its commit, this
  * process's own included, so while the connection is up the NOTIFY alone wakes subscribers and
- * the in-process EVENTS_COMMITTED only calls `committedHere`: honouring both would wake every subscriber twice
- * per commit. (Filtering the echo by the notifying backend's pid instead would need the pids of
+ * the in-process EVENTS_COMMITTED only calls `committedHere`: honouring both would wake every
+ * subscriber twice per commit. (Filtering the echo by the notifying backend's pid instead would need the pids of
  * every pooled connection, and would lose the appends that emit nothing in-process, such as
  * materials or backup.) While the connection is down, EVENTS_COMMITTED stands in for this
  * process's commits. Announcements that arrive together (one socket read carries many) wake
