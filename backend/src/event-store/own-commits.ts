@@ -71,18 +71,19 @@ export class OwnCommits {
     }
     while (this.byPosition.size > this.maxEvents || (this.chars > this.maxChars && this.byPosition.size)) {
       const [position, oldest] = this.byPosition.entries().next().value!;
-      this.byPosition.delete(position);
-      this.chars -= oldest.data.length + oldest.metadata.length;
+      this.remove(position, oldest);
     }
   }
 
   /** Forgets a stream's events (an erased case: its plaintext must not outlive its key here). */
   forgetStream(streamId: string): void {
     for (const [position, commit] of this.byPosition)
-      if (commit.streamId === streamId) {
-        this.byPosition.delete(position);
-        this.chars -= commit.data.length + commit.metadata.length;
-      }
+      if (commit.streamId === streamId) this.remove(position, commit);
+  }
+
+  private remove(position: string, commit: OwnCommit): void {
+    this.byPosition.delete(position);
+    this.chars -= commit.data.length + commit.metadata.length;
   }
 
   /**
@@ -91,16 +92,9 @@ export class OwnCommits {
    */
   forgetThrough(through: Checkpoint | null): void {
     if (!through || !this.byPosition.size) return;
-    const transaction = BigInt(through.transactionId);
-    const position = BigInt(through.position);
-    for (const [key, commit] of this.byPosition)
-      if (
-        commit.transaction < transaction ||
-        (commit.transaction === transaction && BigInt(commit.position) <= position)
-      ) {
-        this.byPosition.delete(key);
-        this.chars -= commit.data.length + commit.metadata.length;
-      }
+    const key = keyOf(through);
+    for (const [position, commit] of this.byPosition)
+      if (!isAfter(commit, key)) this.remove(position, commit);
   }
 
   /**
@@ -108,15 +102,9 @@ export class OwnCommits {
    * position: no more can be among the next `limit` events a commit-safe read returns.
    */
   after(after: Checkpoint | null, limit: number): Map<string, OwnCommit> {
-    const transaction = BigInt(after?.transactionId ?? '0');
-    const position = BigInt(after?.position ?? '0');
+    const key = keyOf(after);
     const later: OwnCommit[] = [];
-    for (const commit of this.byPosition.values())
-      if (
-        commit.transaction > transaction ||
-        (commit.transaction === transaction && BigInt(commit.position) > position)
-      )
-        later.push(commit);
+    for (const commit of this.byPosition.values()) if (isAfter(commit, key)) later.push(commit);
     if (later.length > limit) {
       later.sort((x, y) =>
         x.transaction !== y.transaction
@@ -131,6 +119,22 @@ export class OwnCommits {
     }
     return new Map(later.map((commit) => [commit.position, commit]));
   }
+}
+
+/** A checkpoint's key, as a commit's is compared (null: before the first event). */
+function keyOf(checkpoint: Checkpoint | null): { transaction: bigint; position: bigint } {
+  return {
+    transaction: BigInt(checkpoint?.transactionId ?? '0'),
+    position: BigInt(checkpoint?.position ?? '0'),
+  };
+}
+
+/** Whether `commit` comes after `key` in commit-safe order (transaction id, position). */
+function isAfter(commit: OwnCommit, key: { transaction: bigint; position: bigint }): boolean {
+  return (
+    commit.transaction > key.transaction ||
+    (commit.transaction === key.transaction && BigInt(commit.position) > key.position)
+  );
 }
 
 /** A stored row as it was written, rebuilt from memory (data and metadata parsed anew). */
