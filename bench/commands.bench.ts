@@ -83,12 +83,20 @@ async function openLoop(seconds: number, perSecond: number, call: (n: number) =>
 
 /**
  * The floor of the HTTP stack alone (bench/support/http-floor-server.cjs in its own process: `nest`
- * as the API runs it, or bare `node:http`), under the same clients as the commands: what no command
- * can beat on this machine, whatever it does behind the route.
+ * as the API runs it, bare `node:http`, or bare `node:http` committing each body as one row with
+ * group commit), under the same clients as the commands: what no command can beat on this machine,
+ * whatever it does behind the route. A closed loop of `clients`; with `perSecond`, then an open loop
+ * at that rate (a fraction of the closed loop's, as the commands' half-load figure).
  */
-async function httpFloor(mode: 'nest' | 'node', seconds: number, clients: number) {
+async function httpFloor(
+  mode: 'nest' | 'node' | 'node-pg',
+  seconds: number,
+  clients: number,
+  databaseUrl: string,
+) {
   const child = spawn(process.execPath, [join(__dirname, 'support', 'http-floor-server.cjs'), mode], {
     cwd: join(__dirname, '..'),
+    env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -96,17 +104,27 @@ async function httpFloor(mode: 'nest' | 'node', seconds: number, clients: number
       child.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
       child.once('exit', (code) => reject(new Error(`http-floor-server ${mode} exited with ${code}`)));
     });
-    const post = poster(`http://127.0.0.1:${port}`, 'none', clients);
-    const cpuBefore = cpuSeconds(child.pid!);
-    const clientCpuBefore = process.cpuUsage();
-    // poster puts the URL's path ('/') before the route's.
-    const run = await load(seconds, clients, () => post('x', { text: 'bench' }));
-    const clientCpu = process.cpuUsage(clientCpuBefore);
-    return {
-      ...run,
-      cpuMs: ((cpuSeconds(child.pid!) - cpuBefore) * 1000) / run.count,
-      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / run.count,
+    const measure = async (
+      run: () => Promise<{ perSecond: number; count: number; p50: number; p99: number }>,
+    ) => {
+      const cpuBefore = cpuSeconds(child.pid!);
+      const clientCpuBefore = process.cpuUsage();
+      const result = await run();
+      const clientCpu = process.cpuUsage(clientCpuBefore);
+      return {
+        ...result,
+        cpuMs: ((cpuSeconds(child.pid!) - cpuBefore) * 1000) / result.count,
+        clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / result.count,
+      };
     };
+    // poster puts the URL's path ('/') before the route's.
+    const post = poster(`http://127.0.0.1:${port}`, 'none', clients);
+    const closed = await measure(() => load(seconds, clients, () => post('x', { text: 'bench' })));
+    const openPost = poster(`http://127.0.0.1:${port}`, 'none', 256);
+    const half = await measure(() =>
+      openLoop(seconds, closed.perSecond / 2, () => openPost('x', { text: 'bench' })),
+    );
+    return { ...closed, half };
   } finally {
     child.kill();
   }
@@ -302,8 +320,10 @@ describe('command benchmarks', () => {
 
     const pgbench = pgbenchInsertRate(database!.url, SECONDS);
     const ratio = best.run.perSecond / pgbench;
-    const nestFloor = await httpFloor('nest', SECONDS, CLIENTS);
-    const nodeFloor = await httpFloor('node', SECONDS, CLIENTS);
+    const nestFloor = await httpFloor('nest', SECONDS, CLIENTS, database!.url);
+    const nodeFloor = await httpFloor('node', SECONDS, CLIENTS, database!.url);
+    const durableFloor = await httpFloor('node-pg', SECONDS, CLIENTS, database!.url);
+    const floorRows = await query<{ rows: string }>('SELECT count(*) AS rows FROM bench_floor_events');
     const halfProfile = cpuProfileSummary(profileFile);
 
     recordFigure({
@@ -354,7 +374,22 @@ describe('command benchmarks', () => {
         `${(nestFloor.perSecond / pgbench).toFixed(2)} (Nest: ${thousands(nestFloor.perSecond)}/s, ` +
         `${(nestFloor.cpuMs * 1000).toFixed(0)} µs server CPU per request, clients ` +
         `${(nestFloor.clientCpuMs * 1000).toFixed(0)} µs; node:http: ${thousands(nodeFloor.perSecond)}/s, ` +
-        `${(nodeFloor.cpuMs * 1000).toFixed(0)} µs, clients ${(nodeFloor.clientCpuMs * 1000).toFixed(0)} µs)`,
+        `${(nodeFloor.cpuMs * 1000).toFixed(0)} µs, clients ${(nodeFloor.clientCpuMs * 1000).toFixed(0)} µs); ` +
+        `open loop at half of each one's peak: Nest p99 ${nestFloor.half.p99} ms, node:http p99 ${nodeFloor.half.p99} ms`,
+      target: '—',
+      bench: BENCH,
+    });
+    recordFigure({
+      id: 'commands-durable-floor',
+      figure:
+        `The least a durable command costs here: bare node:http committing each body as one jsonb row ` +
+        `(group commit on one connection, no framework, no domain), ${CLIENTS} clients ÷ pgbench; ` +
+        'its open loop at half its peak',
+      measured:
+        `${(durableFloor.perSecond / pgbench).toFixed(2)} (${thousands(durableFloor.perSecond)}/s, p50 ` +
+        `${durableFloor.p50} ms, p99 ${durableFloor.p99} ms, ${(durableFloor.cpuMs * 1000).toFixed(0)} µs ` +
+        `server CPU per request, clients ${(durableFloor.clientCpuMs * 1000).toFixed(0)} µs); half load ` +
+        `${thousands(durableFloor.half.perSecond)}/s: p50 ${durableFloor.half.p50} ms, p99 ${durableFloor.half.p99} ms`,
       target: '—',
       bench: BENCH,
     });
@@ -393,7 +428,8 @@ describe('command benchmarks', () => {
       target: '—',
       bench: BENCH,
     });
-    // Nothing lost: every answered note is in its case.
+    // Nothing lost: every answered note is in its case, every answered floor request in its table.
+    expect(Number(floorRows.rows)).toBe(durableFloor.count + durableFloor.half.count);
     expect((await noteCount()) - notesBefore).toBe(
       peak.count + pair.count + half.count + halfProfiled.count + loneNote.count,
     );

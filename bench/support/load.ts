@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Closed-loop load: `clients` callers each repeat `call` until `seconds` have passed. */
 export async function load(seconds: number, clients: number, call: (client: number) => Promise<unknown>) {
@@ -37,4 +37,35 @@ export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds used so far by every process whose command name is `name` (`postgres`,
+ * `redis-server`), per process id: take two readings and subtract with `cpuSecondsSince`, so a
+ * process that started or ended between them does not count its whole life.
+ */
+export function cpuSecondsByName(name: string): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      seconds.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The process ended while /proc was read.
+    }
+  }
+  return seconds;
+}
+
+/** The CPU seconds the processes of `before` that are still alive used since it was taken. */
+export function cpuSecondsSince(before: Map<number, number>, name: string): number {
+  let sum = 0;
+  for (const [pid, seconds] of cpuSecondsByName(name)) {
+    const earlier = before.get(pid);
+    if (earlier !== undefined) sum += seconds - earlier;
+  }
+  return sum;
 }
