@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { buildBackend, startApiProcess, type ApiProcess } from '../test/support/app-process';
 import { createTestDatabase } from '../test/support/database';
 import { load, summarise, thousands, cpuSeconds } from './support/load';
-import { cpuProfileSummary, pausesSummary, sampleWaitEvents } from './support/profiles';
+import { closePausesWindow, cpuProfileSummary, sampleWaitEvents } from './support/profiles';
 import { recordFigure } from './support/report';
 
 /**
@@ -45,6 +45,35 @@ const CASES = 320;
 const SECONDS = Number(process.env.BENCH_COMMANDS_SECONDS ?? 10);
 const BENCH = 'bench/commands.bench.ts';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const METRICS_TOKEN = `bench-metrics-${process.pid}-token`;
+
+/**
+ * The notes API A answered so far by how long they took inside it (its own
+ * http_request_duration_seconds: from the request's first byte read to the answer's last byte
+ * sent), as cumulative counts per bucket's upper bound in seconds.
+ */
+async function serverNoteTimes(api: ApiProcess): Promise<Map<number, number>> {
+  const answer = await fetch(`${api.api}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await answer.text();
+  if (!answer.ok) throw new Error(`GET /metrics: ${answer.status} ${text}`);
+  const counts = new Map<number, number>();
+  for (const line of text.split('\n')) {
+    const match = /^http_request_duration_seconds_bucket\{(.*)\} (\d+)$/.exec(line);
+    if (!match || !match[1].includes('route="/api/cases/:id/notes"') || !match[1].includes('method="POST"'))
+      continue;
+    const bound = /le="([^"]+)"/.exec(match[1])![1];
+    const le = bound === '+Inf' ? Infinity : Number(bound);
+    counts.set(le, (counts.get(le) ?? 0) + Number(match[2]));
+  }
+  return counts;
+}
+
+/** Of the notes answered between two readings, the share that took longer than `seconds` inside the API. */
+function shareOver(before: Map<number, number>, after: Map<number, number>, seconds: number): number {
+  const delta = (le: number) => (after.get(le) ?? 0) - (before.get(le) ?? 0);
+  const all = delta(Infinity);
+  return all === 0 ? 0 : (all - delta(seconds)) / all;
+}
 
 /** pgbench: one INSERT per transaction, 32 clients, on a scratch table of the same server. */
 function pgbenchInsertRate(databaseUrl: string, seconds: number): number {
@@ -71,15 +100,26 @@ async function openLoop(seconds: number, perSecond: number, call: (n: number) =>
   const latencies: number[] = [];
   const start = performance.now();
   const calls: Promise<void>[] = [];
+  // Requests this process sent more than 5 ms after their due time: its own event loop was late.
+  let lateSends = 0;
   for (let n = 0; n < seconds * perSecond; n++) {
     const due = start + (n * 1000) / perSecond;
     const wait = due - performance.now();
     if (wait >= 1) await sleep(wait);
+    if (performance.now() - due > 5) lateSends++;
     calls.push(call(n).then(() => void latencies.push(performance.now() - due)));
   }
   await Promise.all(calls);
-  return { perSecond: Math.round(latencies.length / seconds), ...summarise(latencies) };
+  return {
+    perSecond: Math.round(latencies.length / seconds),
+    ...summarise(latencies),
+    over25: latencies.filter((latency) => latency > 25).length,
+    lateSends,
+  };
 }
+
+/** 12.3% */
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /**
  * The floor of the HTTP stack alone (bench/support/http-floor-server.cjs in its own process: `nest`
@@ -179,6 +219,7 @@ describe('command benchmarks', () => {
     PROCESS_ROLE: 'api',
     REDIS_URL,
     NOTIFICATIONS_QUEUE_PREFIX: `af-bench-commands-${process.pid}`,
+    METRICS_TOKEN,
   });
 
   beforeAll(async () => {
@@ -227,7 +268,9 @@ describe('command benchmarks', () => {
     let sent = 0;
     const note = (n: number) =>
       posts[n % posts.length](`/cases/${cases[sent++ % cases.length]}/notes`, { text: 'bench' });
-    const result = perSecond ? await openLoop(SECONDS, perSecond, note) : await load(SECONDS, clients, note);
+    const result = perSecond
+      ? await openLoop(SECONDS, perSecond, note)
+      : { ...(await load(SECONDS, clients, note)), over25: 0, lateSends: 0 };
     const apiCpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
     const clientCpu = process.cpuUsage(clientCpuBefore);
     // Each backend reports its transactions once idle for a second: wait for the API's to.
@@ -295,10 +338,16 @@ describe('command benchmarks', () => {
     // A's pauses counted (garbage collection, event loop delay) and PostgreSQL's sessions sampled.
     apis[0].child.kill('SIGWINCH');
     const halfWaits = sampleWaitEvents(database!.url);
+    const serverBefore = await serverNoteTimes(apis[0]);
     const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
+    const serverAfter = await serverNoteTimes(apis[0]);
     const halfWaitEvents = await halfWaits();
-    apis[0].child.kill('SIGWINCH');
-    const halfPauses = pausesSummary(profileFile);
+    const halfPauses = await closePausesWindow(apis[0].child, profileFile);
+    // Against the clients' own count of answers over 25 ms: what the time outside the API's
+    // request handling (its event loop's queue, the sockets, the clients' process) adds.
+    const clientShareOver25 = half.over25 / half.count;
+    const serverShareOver25 = shareOver(serverBefore, serverAfter, 0.025);
+    const serverShareOver10 = shareOver(serverBefore, serverAfter, 0.01);
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}: ${describeRun(half)}\n`);
     // Then the same open loop profiled: where API A's CPU goes while the tail forms.
     apis[0].child.kill('SIGUSR2');
@@ -360,7 +409,11 @@ describe('command benchmarks', () => {
       figure:
         `Command p99, open loop evenly paced at half the peak (${thousands(best.run.perSecond / 2)}/s, ${setup}), ` +
         'latency from each request’s due time',
-      measured: `${describeRun(half)}; unprofiled, API A's pauses ${halfPauses}`,
+      measured:
+        `${describeRun(half)}; over 25 ms: ${percent(clientShareOver25)} of answers as the clients timed them, ` +
+        `${percent(serverShareOver25)} as API A timed them inside (over 10 ms: ${percent(serverShareOver10)}); ` +
+        `${percent(half.lateSends / half.count)} sent over 5 ms late by the clients' own process; ` +
+        `unprofiled, API A's pauses ${halfPauses}`,
       target: '≤ 25 ms',
       met: half.p99 <= 25,
       bench: BENCH,

@@ -1,7 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 
 interface ProfileNode {
@@ -66,15 +68,35 @@ export function cpuProfileSummary(
 }
 
 /**
- * The pauses an API process counted in its last window (bench/support/cpu-profile.cjs writes
- * them to `${profileFile}.pauses.json`): its garbage collections by kind and its event loop's delay.
+ * Closes the pauses-only window of an API process (SIGWINCH to bench/support/cpu-profile.cjs) and
+ * sums up what it counted, once written to `${profileFile}.pauses.json`: its garbage collections by
+ * kind and its event loop's delay. The process writes the file when the signal reaches it, so
+ * the old file goes first and the new one is read once it is whole.
  */
-export function pausesSummary(profileFile: string): string {
-  const { seconds, gc, loopDelay } = JSON.parse(readFileSync(`${profileFile}.pauses.json`, 'utf8')) as {
-    seconds: number;
-    gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
-    loopDelay: { p50: number; p99: number; max: number };
-  };
+export async function closePausesWindow(child: ChildProcess, profileFile: string): Promise<string> {
+  const file = `${profileFile}.pauses.json`;
+  rmSync(file, { force: true });
+  child.kill('SIGWINCH');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return pausesSummary(JSON.parse(readFileSync(file, 'utf8')));
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(50);
+    }
+  }
+}
+
+function pausesSummary({
+  seconds,
+  gc,
+  loopDelay,
+}: {
+  seconds: number;
+  gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
+  loopDelay: { p50: number; p99: number; max: number };
+}): string {
   const collections = Object.entries(gc)
     .sort((a, b) => b[1].totalMs - a[1].totalMs)
     .map(
