@@ -12,19 +12,19 @@ describe('CaseAnswerJson', () => {
       given(E.created()),
       given(E.created({ patientName: 'Ann "the" \\ Lee' }), E.note('One, "quoted".'), E.approved()),
     ])
-      expect(answers.of(state)).toBe(JSON.stringify(state));
+      expect(answers.of(state).toString()).toBe(JSON.stringify(state));
   });
 
   it('extends the notes it wrote for the case by those added since, and writes them anew when they were replaced', () => {
     const answers = new CaseAnswerJson();
     let state = given(E.created(), E.note('First.'));
-    expect(answers.of(state)).toBe(JSON.stringify(state));
+    expect(answers.of(state).toString()).toBe(JSON.stringify(state));
     const stringify = jest.spyOn(JSON, 'stringify');
     try {
       for (const note of ['Second.', 'Third, with a "quote".']) {
         state = noted(state, note);
         stringify.mockClear();
-        const text = answers.of(state);
+        const text = answers.of(state).toString();
         // Only what is new was serialised: the case without its notes, and the one new note.
         const serialised = stringify.mock.calls.map(([value]) =>
           Array.isArray(value) ? value.length : 'case',
@@ -34,11 +34,29 @@ describe('CaseAnswerJson', () => {
       }
       // An erasure replaces every note: the text is made anew.
       const erased = erasedCase(state, 'admin', '2025-03-20T10:00:00.000Z');
-      expect(answers.of(erased)).toBe(JSON.stringify(erased));
-      expect(answers.of(erased)).not.toContain('Third, with');
+      expect(answers.of(erased).toString()).toBe(JSON.stringify(erased));
+      expect(answers.of(erased).toString()).not.toContain('Third, with');
     } finally {
       stringify.mockRestore();
     }
+  });
+
+  it('writes UTF-8, and an answer once given stays as it was while the kept notes grow past their room', () => {
+    const answers = new CaseAnswerJson();
+    let state = given(E.created({ patientName: 'Zoë Ångström' }), E.note('Première note — ✓ 上顎'));
+    const first = answers.of(state);
+    const firstText = JSON.stringify(state);
+    expect(first.equals(Buffer.from(firstText))).toBe(true);
+    // Enough notes that the kept bytes move to a larger buffer more than once.
+    for (let n = 0; n < 300; n++)
+      state = noted(state, `Note ${n}: aligner 3 fits — “snug” ✓ ${'x'.repeat(40)}`);
+    expect(answers.of(state).equals(Buffer.from(JSON.stringify(state)))).toBe(true);
+    expect(first.toString()).toBe(firstText);
+    const before = answers.of(state);
+    const beforeText = before.toString();
+    state = noted(state, 'One more.');
+    expect(answers.of(state).toString()).toBe(JSON.stringify(state));
+    expect(before.toString()).toBe(beforeText);
   });
 
   it('keeps at most its limits, the least recently used going first', () => {

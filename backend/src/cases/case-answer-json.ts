@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Case, Note } from '@alignerflow/domain';
 
-/** Cases whose notes' JSON is kept, and characters of it at most; the least recently used go first. */
+/** Cases whose notes' JSON is kept, and bytes of it at most; the least recently used go first. */
 const KEPT_CASES = 1_000;
-const KEPT_CHARS = 64 * 1024 * 1024;
+const KEPT_BYTES = 64 * 1024 * 1024;
+/** The least room a case's notes get once they grow: a few notes' worth, so the first ones do not each copy. */
+const MIN_ROOM = 4 * 1024;
 
 /**
  * Stands for the notes in the case's own JSON, then is replaced by their text: random per process,
@@ -12,62 +14,88 @@ const KEPT_CHARS = 64 * 1024 * 1024;
 const NOTES_MARK = `"notes-${randomBytes(12).toString('hex')}"`;
 
 interface KeptNotes {
-  /** The notes the text was made of, by reference (a case's notes are replaced, never changed). */
+  /** The notes the bytes were made of, by reference (a case's notes are replaced, never changed). */
   notes: Note[];
-  /** Their JSON array. */
-  text: string;
+  /**
+   * Their JSON array as UTF-8 without its closing bracket (`[`, then the notes, comma-separated)
+   * in the first `length` bytes; the rest is room for the notes to come.
+   */
+  bytes: Buffer;
+  length: number;
 }
 
 /**
- * A command's answer, the whole case, as JSON text, the same as JSON.stringify gives it. A case
- * with many notes made most of a command's CPU the serialising of notes the previous answer
- * had serialised already (docs/performance.md, the note p50 on a large case): their text is
- * kept per case and extended by the notes added since, as long as the earlier notes are the very
- * objects it was made of (evolve appends a note and keeps the others; an erasure replaces them,
- * and the text is made anew).
+ * A command's answer, the whole case, as JSON bytes, the same as JSON.stringify gives it. A case
+ * with many notes made most of a command's CPU the serialising of notes the previous answer had
+ * serialised already, and then the encoding of the whole text to UTF-8 as it was sent
+ * (docs/performance.md, the note p50 on a large case): their bytes are kept per case and
+ * extended in place by the notes added since, as long as the earlier notes are the very objects
+ * they were made of (evolve appends a note and keeps the others; an erasure replaces them, and
+ * the bytes are made anew). Each answer is a copy, so extending never touches one being sent.
  */
 export class CaseAnswerJson {
   private readonly kept = new Map<string, KeptNotes>();
-  private chars = 0;
+  private bytes = 0;
 
   constructor(
     private readonly maxCases = KEPT_CASES,
-    private readonly maxChars = KEPT_CHARS,
+    private readonly maxBytes = KEPT_BYTES,
   ) {}
 
-  of(state: Case): string {
+  of(state: Case): Buffer {
     const head = JSON.stringify({ ...state, notes: NOTES_MARK.slice(1, -1) });
     const at = head.indexOf(NOTES_MARK);
-    return `${head.slice(0, at)}${this.notesText(state.id, state.notes)}${head.slice(at + NOTES_MARK.length)}`;
+    return Buffer.concat([
+      Buffer.from(head.slice(0, at)),
+      this.notesBytes(state.id, state.notes),
+      Buffer.from(`]${head.slice(at + NOTES_MARK.length)}`),
+    ]);
   }
 
-  private notesText(caseId: string, notes: Note[]): string {
+  private notesBytes(caseId: string, notes: Note[]): Buffer {
     const before = this.kept.get(caseId);
-    let text: string;
+    let entry: KeptNotes;
     if (before && before.notes.length <= notes.length && before.notes.every((note, i) => note === notes[i])) {
       const added = notes.slice(before.notes.length);
-      text = added.length
-        ? `${before.text.slice(0, -1)}${before.notes.length ? ',' : ''}${JSON.stringify(added).slice(1)}`
-        : before.text;
+      entry = added.length
+        ? extended(
+            before,
+            notes,
+            Buffer.from(`${before.notes.length ? ',' : ''}${JSON.stringify(added).slice(1, -1)}`),
+          )
+        : before;
     } else {
-      text = JSON.stringify(notes);
+      const bytes = Buffer.from(JSON.stringify(notes).slice(0, -1));
+      entry = { notes: notes.slice(), bytes, length: bytes.length };
     }
-    this.keep(caseId, { notes: notes.slice(), text });
-    return text;
+    this.keep(caseId, entry);
+    return entry.bytes.subarray(0, entry.length);
   }
 
   private keep(caseId: string, entry: KeptNotes): void {
     const before = this.kept.get(caseId);
     if (before) {
       this.kept.delete(caseId);
-      this.chars -= before.text.length;
+      this.bytes -= before.bytes.length;
     }
     this.kept.set(caseId, entry);
-    this.chars += entry.text.length;
-    while (this.kept.size > this.maxCases || (this.chars > this.maxChars && this.kept.size)) {
-      const [oldest, { text }] = this.kept.entries().next().value!;
+    this.bytes += entry.bytes.length;
+    while (this.kept.size > this.maxCases || (this.bytes > this.maxBytes && this.kept.size)) {
+      const [oldest, { bytes }] = this.kept.entries().next().value!;
       this.kept.delete(oldest);
-      this.chars -= text.length;
+      this.bytes -= bytes.length;
     }
   }
+}
+
+/** `kept` with `more` after its notes: in its own room if it fits, else in a buffer twice the size. */
+function extended(kept: KeptNotes, notes: Note[], more: Buffer): KeptNotes {
+  const length = kept.length + more.length;
+  let bytes = kept.bytes;
+  if (length > bytes.length) {
+    bytes = Buffer.allocUnsafe(Math.max(2 * length, MIN_ROOM));
+    kept.bytes.copy(bytes, 0, 0, kept.length);
+  }
+  more.copy(bytes, kept.length);
+  return { notes: notes.slice(), bytes, length };
 }

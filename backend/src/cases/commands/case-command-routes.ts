@@ -1,4 +1,4 @@
-import { Body, Delete, Header, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, HttpCode, Param, Post, Put, StreamableFile } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Case } from '@alignerflow/domain';
 import { Caller } from '../../common/current-actor.js';
@@ -19,8 +19,8 @@ const METHODS = { post: Post, put: Put, delete: Delete };
  * would be (its path, answer code, `@Caller()`, `@Param()`s and `@Body()` with the parameter types
  * TypeScript would have emitted), so validation, the session gate and the OpenAPI document see
  * ordinary routes. A domain command goes straight to CaseCommandService; a command with a handler
- * of its own goes on the command bus. An answer that is the whole case is sent as the JSON text
- * CaseAnswerJson makes (the notes' text kept between commands).
+ * of its own goes on the command bus. An answer that is the whole case is sent as the JSON bytes
+ * CaseAnswerJson makes (the notes' bytes kept between commands), as they are.
  */
 export abstract class CaseCommandRoutes {
   private readonly answerJson = new CaseAnswerJson();
@@ -43,13 +43,19 @@ export abstract class CaseCommandRoutes {
     const input: RouteInput<unknown> = { params, body, actor, options: { correlationId, expectedVersion } };
     if ('send' in route) {
       const answered: Promise<unknown> = this.commandBus.execute(route.send(input) as never);
-      return answersCase(route) ? answered.then((state) => this.answerJson.of(state as Case)) : answered;
+      return answersCase(route) ? answered.then((state) => this.caseAnswer(state as Case)) : answered;
     }
     const command = route.command(input);
     return this.counts.counted(route.countAs?.(input) ?? command.type, async () => {
       const updated: Case = await this.commands.execute(params.id, command, actor, input.options);
-      return route.answer ? route.answer(updated, input) : this.answerJson.of(updated);
+      return route.answer ? route.answer(updated, input) : this.caseAnswer(updated);
     });
+  }
+
+  /** The case's JSON bytes, which Nest sends unchanged only as a StreamableFile (it would serialise a Buffer). */
+  private caseAnswer(state: Case): StreamableFile {
+    const json = this.answerJson.of(state);
+    return new StreamableFile(json, { type: 'application/json; charset=utf-8', length: json.length });
   }
 }
 
@@ -82,8 +88,5 @@ function mountRoute(name: string, route: CaseCommandRoute<unknown>): void {
   Caller()(prototype, name, 0);
   route.describeBody?.(prototype, name, descriptor);
   if (route.status) HttpCode(route.status)(prototype, name, descriptor);
-  // The case goes out as JSON text already made (runRoute): say what it is.
-  if (answersCase(route))
-    Header('Content-Type', 'application/json; charset=utf-8')(prototype, name, descriptor);
   METHODS[route.method](route.path)(prototype, name, descriptor);
 }
