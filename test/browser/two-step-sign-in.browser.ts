@@ -5,7 +5,7 @@ import { sql } from '../support/helpers';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { animationsSettled } from './support/browser';
 import { useBrowserApp } from './support/browser-app';
-import { screenshotDir } from './support/journey';
+import { screenshotDir, waitForCount } from './support/journey';
 import { localhostForwarder } from './support/localhost';
 import { answerNextDialog, toast } from './support/portal';
 
@@ -272,7 +272,8 @@ describe('two-step sign-in', () => {
       .click();
     expect(await confirmed).toMatch(/^Sign out /);
     await toast(page, 'Device signed out').waitFor();
-    expect(await devices.count()).toBe(1);
+    // The toast comes with the answer; the list shows it once refetched.
+    await waitForCount(devices, 1);
     expect((await other.get('/auth/me')).status).toBe(401);
     expect((await whoAmI(page)).username).toBe('rep');
   });
