@@ -134,7 +134,7 @@ describe('notification delivery throughput', () => {
           expect(counts.received - received).toBe(jobs);
           expect(counts.rejected).toEqual([]);
           const perSecond = Math.round(jobs / seconds);
-          const msPerJob = (seconds: number) => (seconds / jobs) * 1000;
+          const msPerJob = (cpuSecondsUsed: number) => (cpuSecondsUsed / jobs) * 1000;
           results.push({
             concurrency,
             perSecond,
@@ -146,7 +146,7 @@ describe('notification delivery throughput', () => {
             },
             line:
               `concurrency ${String(concurrency).padStart(3)}: ${String(jobs).padStart(4)} jobs in ${seconds.toFixed(2)} s` +
-              ` = ${perSecond} jobs/s; worker CPU ${((cpu / jobs) * 1000).toFixed(2)} ms/job` +
+              ` = ${perSecond} jobs/s; worker CPU ${msPerJob(cpu).toFixed(2)} ms/job` +
               ` (= ${Math.round(jobs / cpu)} jobs per CPU-second); push receiver CPU ` +
               `${msPerJob(receiverCpu).toFixed(2)} ms/job; PostgreSQL ${msPerJob(databaseCpu).toFixed(2)} ms/job; ` +
               `Redis ${msPerJob(queueCpu).toFixed(2)} ms/job; enqueue ${Math.round(enqueuedMs)} ms`,

@@ -35,7 +35,12 @@ export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; USER_HZ = 100). */
 export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** The user + system CPU seconds of a /proc/<pid>/stat line (fields after the command's name). */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -51,8 +56,7 @@ export function cpuSecondsByName(name: string): Map<number, number> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      seconds.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / 100);
+      seconds.set(Number(entry), statCpuSeconds(stat));
     } catch {
       // The process ended while /proc was read.
     }
