@@ -421,7 +421,7 @@ describe('command benchmarks', () => {
     recordFigure({
       id: 'commands-http-floor',
       figure:
-        `The HTTP stack alone, ${CLIENTS} clients, the same client: an empty POST route of NestJS on Express ` +
+        `The HTTP stack alone, ${CLIENTS} clients, the same client: an empty POST route of NestJS on Fastify ` +
         '(its own process) ÷ pgbench, beside bare node:http',
       measured:
         `${(nestFloor.perSecond / pgbench).toFixed(2)} (Nest: ${thousands(nestFloor.perSecond)}/s, ` +

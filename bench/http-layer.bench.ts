@@ -6,9 +6,6 @@ import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { adminUrl, testDatabaseName, withDatabase } from '../test/support/database';
 import { freePort } from '../test/support/app-process';
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { routeFinder, SessionGate, type GatedRequest } from '../backend/src/security/session-gate';
-import { startTestApp } from '../test/support/test-app';
 import { cpuSeconds, summarise, thousands } from './support/load';
 import { cpuProfileSummary, type ProfileFrame } from './support/profiles';
 
@@ -151,8 +148,8 @@ function layerOf({ functionName, url }: ProfileFrame): string {
 const GROUPS: [string, RegExp][] = [
   ['Nest', /^@nestjs\//],
   [
-    'Express and its router',
-    /^(express|router|path-to-regexp|body-parser|cookie-parser|finalhandler|send|type-is|raw-body|qs)$/,
+    'Fastify and its router',
+    /^(fastify|find-my-way|avvio|fast-querystring|@fastify\/.*|type-is|negotiator)$/,
   ],
   ['rxjs', /^rxjs$/],
   ['AsyncLocalStorage', /^node:async_hooks$/],
@@ -296,53 +293,5 @@ describe('the HTTP layer, A/B', () => {
             '\n',
         );
       }
-  });
-
-  it("the session gate's route lookup: a router of every route against the layers that can match", async () => {
-    const lab = await startTestApp();
-    try {
-      const routes = new SessionGate(lab.app).routes('/api');
-      // The gate as it was: a router of every endpoint, each setting the route and leaving.
-      const router = Router();
-      for (const route of routes) {
-        const found = { path: route.path, isPublic: route.isPublic };
-        (router[route.method as 'get'] as (path: string, handler: unknown) => void)(
-          route.path,
-          (request: GatedRequest, _: Response, next: NextFunction) => {
-            request.gatedRoute = found;
-            next('router');
-          },
-        );
-      }
-      const viaRouter = (method: string, url: string) =>
-        new Promise<string | undefined>((done) => {
-          const request = { method, url, headers: {} } as GatedRequest;
-          router(request as Request, {} as Response, () => done(request.gatedRoute?.path));
-        });
-      const find = routeFinder(routes, '/api');
-      const calls = 50_000;
-      for (const [method, url] of [
-        ['GET', '/api/cases'],
-        ['POST', '/api/cases/CA-2026-1234/notes'],
-        ['GET', '/api/auth/me'],
-      ]) {
-        expect(find(method, url)?.path).toBe(await viaRouter(method, url));
-        const rounds: string[] = [];
-        for (let round = 0; round < 3; round++) {
-          let started = performance.now();
-          for (let i = 0; i < calls; i++) await viaRouter(method, url);
-          const before = ((performance.now() - started) * 1000) / calls;
-          started = performance.now();
-          for (let i = 0; i < calls; i++) await Promise.resolve(find(method, url));
-          const after = ((performance.now() - started) * 1000) / calls;
-          rounds.push(`${before.toFixed(1)} → ${after.toFixed(1)} µs`);
-        }
-        process.stdout.write(
-          `[http-layer] gate lookup, ${routes.length} routes, ${method} ${url}: ${rounds.join(', ')} (load ${loadavg()[0].toFixed(1)})\n`,
-        );
-      }
-    } finally {
-      await lab.close();
-    }
   });
 });

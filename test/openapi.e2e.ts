@@ -2,29 +2,32 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { READS_BODY } from '../backend/src/common/request-body';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** api.md "Operations": GET /openapi.json and GET /docs. */
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-interface Layer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-}
-
-/** What Express actually mounted under the API prefix: `METHOD /api/path/{param}` each. */
+/**
+ * What Fastify actually mounted under the API prefix: `METHOD /api/path/{param}` each, read from
+ * its own route tree (printRoutes: one line per node, four columns per level, a node's path
+ * continuing its parent's, its methods in parentheses).
+ */
 function mountedRoutes(lab: TestApp): string[] {
-  const express = (lab.app as NestExpressApplication).getHttpAdapter().getInstance() as {
-    router: { stack: Layer[] };
-  };
+  const fastify = (lab.app as NestFastifyApplication).getHttpAdapter().getInstance();
   const routes: string[] = [];
-  for (const layer of express.router.stack) {
-    if (!layer.route) continue;
-    for (const path of ([] as string[]).concat(layer.route.path))
-      for (const [method, on] of Object.entries(layer.route.methods))
-        if (on && METHODS.includes(method) && path.startsWith('/api'))
-          routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+  const prefixes: string[] = [];
+  for (const line of fastify.printRoutes({ commonPrefix: false }).split('\n')) {
+    const node = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!node) continue;
+    const depth = node[1].length / 4;
+    const path = (prefixes[depth - 1] ?? '') + node[2];
+    prefixes[depth] = path;
+    prefixes.length = depth + 1;
+    for (const method of (node[3] ?? '').split(', ').filter(Boolean))
+      if (METHODS.includes(method.toLowerCase()) && path.startsWith('/api'))
+        routes.push(`${method.toLowerCase()} ${path.replace(/:(\w+)/g, '{$1}')}`);
   }
   return routes.sort();
 }
@@ -84,7 +87,7 @@ describe('the OpenAPI document and the docs page', () => {
     expect(document.info.title).toBe('AlignerFlow API');
   });
 
-  it('describes every route Express mounted, and nothing else', () => {
+  it('describes every route Fastify mounted, and nothing else', () => {
     const mounted = mountedRoutes(lab);
     // The app mounts dozens; a broken enumeration must not pass by finding none.
     expect(mounted.length).toBeGreaterThan(50);

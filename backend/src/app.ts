@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import type { INestApplication, LoggerService } from '@nestjs/common';
 import { can } from '@alignerflow/domain';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import cookieParser from 'cookie-parser';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { join } from 'node:path';
 import { AppModule } from './app.module.js';
-import { jsonBodyLimitedBy } from './common/body-parsers.js';
+import { jsonBodyLimitedBy, leaveBodiesUnread } from './common/body-parsers.js';
+import { parseCookies } from './common/cookies.js';
 import { createValidationPipe } from './common/validation.js';
 import type { AppConfig } from './config/config.js';
 import { grantAppRole } from './database/app-role.js';
@@ -24,7 +24,7 @@ import { httpRequestMetrics } from './metrics/http-metrics.js';
 import { Metrics } from './metrics/metrics.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { OpenApiDocument } from './openapi/openapi-document.service.js';
-import { requestContext } from './logging/request-context.middleware.js';
+import { requestContext } from './logging/request-context.hook.js';
 
 export interface CreateAppOptions {
   config: AppConfig;
@@ -46,37 +46,55 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   await runMigrations(ownerUrl, undefined, config.migrationsDir);
   await encryptStoredEvents(ownerUrl, config.masterKeyFile);
   await grantAppRole(ownerUrl, databaseUrl);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, databaseUrl), {
-    bodyParser: false,
-    logger: options.logger ?? new PinoLogger(rootLogger),
-    // A failed start throws to the caller (main logs it and exits 1) instead of Nest ending the
-    // process itself, which in a test run would end every other test file with it.
-    abortOnError: false,
+  const adapter = new FastifyAdapter({
+    trustProxy: config.trustProxy,
+    // Paths match as Express matched them: in any letter case, with or without a trailing slash.
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    // Node's own default: an idle keep-alive connection ends after 5 s (see health/shutdown.ts).
+    keepAliveTimeout: 5_000,
+    // Nothing else registers middleware, so Nest's middleware runner is not needed.
+    skipMiddie: true,
   });
-  app.set('trust proxy', config.trustProxy);
-  app.disable('x-powered-by');
-  // The lists that clients revalidate set their own ETags (common/etag.ts); hashing every other
-  // answer, command answers included, would cost a SHA-1 of each body for nothing.
-  app.set('etag', false);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register(config, databaseUrl),
+    adapter,
+    {
+      bodyParser: false,
+      logger: options.logger ?? new PinoLogger(rootLogger),
+      // A failed start throws to the caller (main logs it and exits 1) instead of Nest ending the
+      // process itself, which in a test run would end every other test file with it.
+      abortOnError: false,
+    },
+  );
+  const http = app.getHttpAdapter().getInstance();
   const api = `${config.basePath}api`;
-  // While draining, answers end their connections (see ProcessLifecycle).
-  app.use(app.get(ProcessLifecycle).closeConnectionsWhileDraining);
-  app.use(requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })));
-  app.use(httpRequestMetrics(app.get(Metrics), api));
-  app.use(securityHeaders({ apiPrefix: api, secureCookies: config.secureCookies }));
-  app.use(noStoreApiAnswers(api));
-  app.use(cookieParser());
+  // Every answer, in this order, as each request arrives (Fastify has matched its route by then):
+  // while draining, answers end their connections (see ProcessLifecycle).
+  http.addHook('onRequest', app.get(ProcessLifecycle).closeConnectionsWhileDraining);
+  http.addHook(
+    'onRequest',
+    requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })),
+  );
+  http.addHook('onRequest', httpRequestMetrics(app.get(Metrics), api));
+  http.addHook('onRequest', securityHeaders({ apiPrefix: api, secureCookies: config.secureCookies }));
+  http.addHook('onRequest', noStoreApiAnswers(api));
+  http.addHook('onRequest', parseCookies);
   // Nothing of a request is read before its session is known: an anonymous call to a non-public
   // endpoint answers 401 here, with its body still unread.
-  app.use(new SessionGate(app).middleware(api));
+  http.addHook('onRequest', new SessionGate(app).hook(api));
+  leaveBodiesUnread(http);
   const restorePath = `${api}/restore`;
   const uploadPath = `${api}/upload`;
-  app.use(refuseCrossSiteChanges((req) => (req as GatedRequest).gatedRoute?.path === uploadPath));
+  http.addHook(
+    'preHandler',
+    refuseCrossSiteChanges((request) => (request as GatedRequest).gatedRoute?.path === uploadPath),
+  );
   // A restore carries a whole lab's data, so only a Manager may send that much; everything else
   // is a small form (an upload is multipart, streamed by the files module).
-  app.use(
-    jsonBodyLimitedBy((req) => {
-      const { gatedRoute, actor } = req as GatedRequest;
+  http.addHook(
+    'preHandler',
+    jsonBodyLimitedBy((request) => {
+      const { gatedRoute, actor } = request as GatedRequest;
       if (gatedRoute?.path !== restorePath) return '1mb';
       return actor && can(actor.role, 'backup') ? '200mb' : undefined;
     }),
@@ -85,7 +103,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   app.useGlobalPipes(createValidationPipe());
   app.get(OpenApiDocument).publish(buildOpenApiDocument(app, api));
   // No enableShutdownHooks(): main.ts owns SIGTERM, to drain before the modules are destroyed.
-  serveSpa(app, config.basePath, options.spaDir ?? join(__dirname, '..', '..', 'frontend', 'dist'));
+  await serveSpa(http, config.basePath, options.spaDir ?? join(__dirname, '..', '..', 'frontend', 'dist'));
   try {
     await app.get(SeedService).seedEmptyStore();
   } catch (error) {

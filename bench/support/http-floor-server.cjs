@@ -1,6 +1,6 @@
 // The HTTP stack's floor under the commands bench's clients: a server that answers POST /x with a
-// small JSON and does nothing else, in a process of its own. `nest`: NestJS on its Express adapter
-// as the API runs it (one controller, Nest's JSON body parser); `node`: node:http alone;
+// small JSON and does nothing else, in a process of its own. `nest`: NestJS on its Fastify adapter
+// as the API runs it (one controller, Fastify's JSON body parser); `node`: node:http alone;
 // `node-pg`: node:http that commits each body as one row in PostgreSQL (DATABASE_URL) before it
 // answers, the requests that arrive during a commit going out together in the next one (group
 // commit on one connection, as the API's appends do): the least a durable command costs here. It
@@ -89,7 +89,8 @@ async function main() {
   Controller()(FloorController);
   class FloorModule {}
   Module({ controllers: [FloorController] })(FloorModule);
-  const app = await NestFactory.create(FloorModule, { logger: false });
+  const { FastifyAdapter } = require('@nestjs/platform-fastify');
+  const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false });
   await app.listen(0, '127.0.0.1');
   process.stdout.write(`${app.getHttpServer().address().port}\n`);
 }

@@ -8,7 +8,7 @@ import {
   type AccessLogFilter,
   type Actor,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -37,8 +37,8 @@ export class AccessLogController {
   async csv(
     @CurrentActor() actor: Actor,
     @Query() query: Record<string, unknown>,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     const filter = this.filter(actor, query);
     await this.log.flush();
@@ -47,7 +47,7 @@ export class AccessLogController {
     response
       .status(200)
       .type('text/csv; charset=utf-8')
-      .setHeader('Content-Disposition', 'attachment; filename="access-log.csv"')
+      .header('Content-Disposition', 'attachment; filename="access-log.csv"')
       .send(
         toCsv(
           ACCESS_LOG_CSV_HEADER,

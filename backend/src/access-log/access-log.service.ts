@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { AccessAction, AccessEntry, AccessLogFilter, Actor } from '@alignerflow/domain';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { clientAddress } from '../common/client-address.js';
 import { GENESIS } from '../common/hash-chain.js';
@@ -38,7 +38,13 @@ export class AccessLogService implements OnModuleDestroy {
   }
 
   /** Notes one read by the request's caller; never waits for the database. */
-  record(request: Request, actor: Actor, action: AccessAction, detail: string, caseId: string | null): void {
+  record(
+    request: FastifyRequest,
+    actor: Actor,
+    action: AccessAction,
+    detail: string,
+    caseId: string | null,
+  ): void {
     this.pending.push({
       at: new Date(),
       username: actor.username,

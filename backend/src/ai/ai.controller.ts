@@ -17,7 +17,7 @@ import {
   type PhotoAnalysisAnswer,
 } from '@alignerflow/domain';
 import { IsString, MaxLength } from 'class-validator';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -46,7 +46,7 @@ export class AiController {
   async analyze(
     @CurrentActor() actor: Actor,
     @Body() body: AnalyzePhotoDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<PhotoAnalysisAnswer> {
     requireCapability(actor, 'analyzePhoto', 'AI photo analysis is for lab staff.');
     const theCase = await this.cases.findVisible(actor, body.caseId);
@@ -63,7 +63,7 @@ export class AiController {
       PHOTO_ANALYSIS_WINDOW_MS,
     );
     if (!verdict.allowed) {
-      response.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+      response.header('Retry-After', String(verdict.retryAfterSeconds));
       throw new HttpException({ error: tooManyPhotoAnalysesText(verdict.retryAfterSeconds) }, 429);
     }
     try {

@@ -17,7 +17,8 @@ import {
   type MeAnswer,
   type SignInAnswer,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import { clearCookie } from '../common/cookies.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Inject } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import {
@@ -59,8 +60,8 @@ export class AuthController {
   @HttpCode(200)
   async login(
     @Body() body: LoginDto,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<SignInAnswer> {
     const knownDevice = await this.devices.isKnown(request, body.username);
     const admission = await this.throttle.admit(
@@ -70,7 +71,7 @@ export class AuthController {
     );
     if (!admission.allowed) {
       this.signIn.log('refused', body.username, request, 'password', `throttled (${admission.rule})`);
-      response.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      response.header('Retry-After', String(admission.retryAfterSeconds));
       throw new HttpException(
         { error: tooManySignInsText(admission.retryAfterSeconds) },
         HttpStatus.TOO_MANY_REQUESTS,
@@ -90,10 +91,10 @@ export class AuthController {
   @HttpCode(204)
   async logout(
     @Req() request: AuthenticatedRequest,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<void> {
     if (request.sessionTokenHash) await this.sessions.end(request.sessionTokenHash);
-    response.clearCookie(SESSION_COOKIE, { path: this.config.basePath });
+    clearCookie(response, SESSION_COOKIE, { path: this.config.basePath });
   }
 
   /** Ends every session of the caller, this one included (a lost phone, a shared computer). */
@@ -101,10 +102,10 @@ export class AuthController {
   @HttpCode(204)
   async logoutEverywhere(
     @CurrentActor() actor: Actor,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<void> {
     await this.sessions.endAllFor(actor.username);
-    response.clearCookie(SESSION_COOKIE, { path: this.config.basePath });
+    clearCookie(response, SESSION_COOKIE, { path: this.config.basePath });
   }
 
   @Get('me')

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Actor, RestoreAnswer } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { StepUp } from '../sessions/step-up.decorator.js';
 import { CorrelationId, CurrentActor } from '../common/current-actor.js';
@@ -20,15 +20,15 @@ export class BackupController {
 
   @Get('backup')
   @StepUp()
-  async backup(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
+  async backup(@CurrentActor() actor: Actor, @Req() request: FastifyRequest, @Res() response: FastifyReply) {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     const json = await this.backups.backupJson();
     this.accessLog.record(request, actor, 'export', 'backup', null);
     response
       .status(200)
       .type('application/json')
-      .setHeader('Content-Disposition', `attachment; filename="alignerflow-backup-${today()}.json"`)
-      .setHeader('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="alignerflow-backup-${today()}.json"`)
+      .header('Cache-Control', 'no-store')
       .send(json);
   }
 
@@ -50,14 +50,21 @@ export class BackupController {
 
   @Get('events/export')
   @StepUp()
-  async exportEvents(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
+  async exportEvents(
+    @CurrentActor() actor: Actor,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
+  ) {
     requireCapability(actor, 'backup', MANAGER_ONLY);
     this.accessLog.record(request, actor, 'export', 'events export', null);
-    response.status(200);
-    response.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    response.setHeader('Content-Disposition', `attachment; filename="alignerflow-events-${today()}.ndjson"`);
-    response.setHeader('Cache-Control', 'no-store');
-    await this.backups.exportTo(response);
+    // Written batch by batch as the client takes them, on the raw answer.
+    response.hijack();
+    const raw = response.raw;
+    raw.statusCode = 200;
+    raw.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+    raw.setHeader('Content-Disposition', `attachment; filename="alignerflow-events-${today()}.ndjson"`);
+    raw.setHeader('Cache-Control', 'no-store');
+    await this.backups.exportTo(raw);
   }
 }
 

@@ -18,7 +18,7 @@ import {
   type BackupUser,
   type RestoreAnswer,
 } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { toCaseEvent } from '../cases/case-events.js';
@@ -301,7 +301,7 @@ export class BackupService {
    * time (never the whole log in memory), waiting for the client to take each batch. Password
    * hashes are left out: no answer but the backup carries them.
    */
-  async exportTo(response: Response): Promise<void> {
+  async exportTo(response: ServerResponse): Promise<void> {
     let closed = false;
     response.on('close', () => (closed = true));
     try {

@@ -19,7 +19,7 @@ import {
   type ExportFormat,
   type Statement,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { DataSource } from 'typeorm';
 import { Caller } from '../common/current-actor.js';
@@ -82,8 +82,8 @@ export class BillingController {
     @Param('doctor') doctor: string,
     @Query('month') month: unknown,
     @Query('size') size: unknown,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     const statement = await this.statementOf(actor, doctor, month);
     const { details } = await this.billing.doctorDetails(doctor);
@@ -123,8 +123,8 @@ export class BillingController {
     @Query('from') from: unknown,
     @Query('to') to: unknown,
     @Query('format') format: unknown,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     managerOnly(actor);
     if (!EXPORT_FORMATS.includes(format as ExportFormat)) rejectWith('invalid', BILLING_TEXTS.formatInvalid);
@@ -147,8 +147,8 @@ export class BillingController {
     response
       .status(200)
       .type('text/csv; charset=utf-8')
-      .setHeader('Content-Disposition', `attachment; filename="invoices-${format as string}.csv"`)
-      .setHeader('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="invoices-${format as string}.csv"`)
+      .header('Cache-Control', 'no-store')
       .send(csv);
   }
 

@@ -10,7 +10,7 @@ import {
   type Invoice,
   type InvoiceStatus,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { randomUUID } from 'node:crypto';
 import { Caller } from '../common/current-actor.js';
@@ -49,8 +49,8 @@ export class InvoicesController {
     @Query('from') from?: unknown,
     @Query('to') to?: unknown,
     @Query('caseId') caseId?: unknown,
-    @Req() request?: Request,
-    @Res() response?: Response,
+    @Req() request?: FastifyRequest,
+    @Res() response?: FastifyReply,
   ): Promise<void> {
     if (!mayReadInvoices(actor.role)) rejectWith('forbidden', BILLING_TEXTS.notAllowed);
     if (status !== undefined && status !== '' && !INVOICE_STATUSES.includes(status as InvoiceStatus))
@@ -76,8 +76,8 @@ export class InvoicesController {
     @Caller() { actor }: Caller,
     @Param('number') number: string,
     @Query('size') size: unknown,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     const invoice = await this.commands.visible(number, actor);
     const { details } = await this.billing.doctorDetails(invoice.doctorUsername);

@@ -9,7 +9,7 @@ import {
   type CaseHistoryEntry,
   type DashboardFigures,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -45,13 +45,17 @@ export class CasesController extends CaseCommandRoutes {
   }
 
   @Get('cases')
-  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
+  async list(@CurrentActor() actor: Actor, @Req() request: FastifyRequest, @Res() response: FastifyReply) {
     const { tag, body } = await this.queries.listVersion(actor);
     await sendWithEtag(request, response, tag, body);
   }
 
   @Get('cases/:id')
-  async get(@CurrentActor() actor: Actor, @Param('id') id: string, @Req() request: Request): Promise<Case> {
+  async get(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Req() request: FastifyRequest,
+  ): Promise<Case> {
     const found = (await this.queries.findVisible(actor, id)) ?? rejectWith('not_found', CASE_TEXTS.notFound);
     this.accessLog.record(request, actor, 'view', 'case', found.id);
     return found;
@@ -61,7 +65,7 @@ export class CasesController extends CaseCommandRoutes {
   async history(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
-    @Req() request: Request,
+    @Req() request: FastifyRequest,
   ): Promise<CaseHistoryEntry[]> {
     if (!(await this.queries.isVisible(actor, id))) rejectWith('not_found', CASE_TEXTS.notFound);
     const history = await this.queries.history(id);

@@ -1,8 +1,8 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
-/** The client address as Express sees it: the socket's, or X-Forwarded-For as far as TRUST_PROXY trusts it. */
-export function clientAddress(request: Request): string {
+/** The client address as Fastify sees it: the socket's, or X-Forwarded-For as far as TRUST_PROXY trusts it. */
+export function clientAddress(request: FastifyRequest): string {
   return request.ip ?? request.socket.remoteAddress ?? '';
 }
 

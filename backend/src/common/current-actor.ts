@@ -1,8 +1,8 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Actor } from '@alignerflow/domain';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
-export interface AuthenticatedRequest extends Request {
+export interface AuthenticatedRequest extends FastifyRequest {
   actor?: Actor;
   sessionTokenHash?: string;
   /** The public id of the caller's session. */

@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 
 /** A JSON answer serialised once, with its gzip made on first demand. */
 export interface SerialisedBody {
@@ -6,10 +7,10 @@ export interface SerialisedBody {
   gzipped(): Promise<Buffer>;
 }
 
-function conditionalHeaders(request: Request, response: Response, tag: string): boolean {
-  response.setHeader('ETag', tag);
+function conditionalHeaders(request: FastifyRequest, reply: FastifyReply, tag: string): boolean {
+  reply.header('ETag', tag);
   // no-store (api.md): the app revalidates from its own copy, sending If-None-Match itself.
-  response.setHeader('Cache-Control', 'no-store');
+  reply.header('Cache-Control', 'no-store');
   const match = request.headers['if-none-match'];
   return !!match && match.split(',').some((candidate) => candidate.trim() === tag);
 }
@@ -19,13 +20,13 @@ function conditionalHeaders(request: Request, response: Response, tag: string): 
  * list costs one index lookup and a 304, without loading or serialising it.
  */
 export async function withEtag<T>(
-  request: Request,
-  response: Response,
+  request: FastifyRequest,
+  reply: FastifyReply,
   tag: string,
   load: () => Promise<T>,
 ): Promise<T | undefined> {
-  if (conditionalHeaders(request, response, tag)) {
-    response.status(304);
+  if (conditionalHeaders(request, reply, tag)) {
+    reply.code(304);
     return undefined;
   }
   return load();
@@ -36,23 +37,30 @@ export async function withEtag<T>(
  * no parse and re-serialise of a large list, and gzip when the client accepts it (browsers do).
  */
 export async function sendWithEtag(
-  request: Request,
-  response: Response,
+  request: FastifyRequest,
+  reply: FastifyReply,
   tag: string,
   load: () => Promise<SerialisedBody>,
 ): Promise<void> {
-  if (conditionalHeaders(request, response, tag)) {
-    response.status(304).end();
+  if (conditionalHeaders(request, reply, tag)) {
+    await reply.code(304).send();
     return;
   }
   const body = await load();
-  response.setHeader('Vary', 'Accept-Encoding');
-  response.type('application/json');
-  if (request.acceptsEncodings('gzip', 'identity') === 'gzip') {
+  reply.header('Vary', 'Accept-Encoding');
+  reply.type('application/json; charset=utf-8');
+  if (acceptsGzip(request)) {
     const gzipped = await body.gzipped();
-    response.setHeader('Content-Encoding', 'gzip');
-    response.end(gzipped);
+    reply.header('Content-Encoding', 'gzip');
+    await reply.send(gzipped);
   } else {
-    response.end(body.json);
+    await reply.send(body.json);
   }
+}
+
+/** Whether the client prefers gzip to the identity encoding (browsers do). */
+export function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  if (!header) return false;
+  return new Negotiator({ headers: { 'accept-encoding': header } }).encoding(['gzip', 'identity']) === 'gzip';
 }

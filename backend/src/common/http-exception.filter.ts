@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { LimitReached } from './limit-reached.js';
 
 /** Every error answer is `{ error, details? }`; anything unexpected is a logged 500 without internals. */
@@ -8,24 +8,29 @@ export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HTTP');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    if (response.headersSent) return;
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (reply.sent || reply.raw.headersSent) return;
     if (exception instanceof HttpException) {
       if (exception instanceof LimitReached)
-        response.setHeader('Retry-After', String(Math.max(1, exception.retryAfterSeconds)));
-      response.status(exception.getStatus()).json(errorBody(exception));
+        reply.header('Retry-After', String(Math.max(1, exception.retryAfterSeconds)));
+      void reply.code(exception.getStatus()).send(errorBody(exception));
       return;
     }
     if (isUnstorableText(exception)) {
-      response.status(400).json({ error: 'The request contains characters that cannot be stored.' });
+      void reply.code(400).send({ error: 'The request contains characters that cannot be stored.' });
       return;
     }
     if (isDatabaseDown(exception)) {
-      response.status(503).json({ error: 'The database is unavailable. Try again shortly.' });
+      void reply.code(503).send({ error: 'The database is unavailable. Try again shortly.' });
+      return;
+    }
+    const status = frameworkStatus(exception);
+    if (status !== undefined) {
+      void reply.code(status).send({ error: (exception as Error).message });
       return;
     }
     this.logger.error(exception instanceof Error ? exception.stack : String(exception));
-    response.status(500).json({ error: 'Internal server error.' });
+    void reply.code(500).send({ error: 'Internal server error.' });
   }
 }
 
@@ -46,6 +51,16 @@ function errorBody(exception: HttpException): { error: string; details?: unknown
   if (details) result.details = details;
   else if (Array.isArray(message)) result.details = message;
   return result;
+}
+
+/**
+ * An error of Fastify's own about the request (a malformed URL, an over-long parameter): a 4xx
+ * with a message written for the caller.
+ */
+function frameworkStatus(exception: unknown): number | undefined {
+  const { statusCode, code } = (exception ?? {}) as { statusCode?: unknown; code?: unknown };
+  if (typeof code !== 'string' || !code.startsWith('FST_')) return undefined;
+  return typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500 ? statusCode : undefined;
 }
 
 function isDatabaseDown(exception: unknown): boolean {

@@ -72,7 +72,7 @@ describe('loadConfig: TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: ' ' }).trustProxy).toBe(false);
   });
 
-  it('takes addresses, CIDR ranges and the names Express knows', () => {
+  it('takes addresses, CIDR ranges and the names proxy-addr knows', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 172.16.0.0/12,Loopback,::1,fd00::/8' }).trustProxy).toEqual([
       '10.0.0.5',
       '172.16.0.0/12',

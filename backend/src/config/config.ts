@@ -19,7 +19,7 @@ export { ConfigError } from './env-values.js';
 
 /** Outside demo mode the admin password must be at least this long (ADMIN_PASSWORD). */
 export const ADMIN_PASSWORD_MIN_LENGTH = 12;
-/** Names Express's `trust proxy` understands besides addresses and CIDR ranges. */
+/** Names Fastify's `trustProxy` (proxy-addr) understands besides addresses and CIDR ranges. */
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 /** pino's levels (LOG_LEVEL). */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -42,7 +42,7 @@ export interface AppConfig extends DatabaseSettings {
   /** Whether cookies must be Secure even when a request does not look like TLS (SECURE_COOKIES=1). */
   secureCookies: boolean;
   /**
-   * Express `trust proxy` (TRUST_PROXY): the proxies whose X-Forwarded-For and X-Forwarded-Proto
+   * Fastify's `trustProxy` (TRUST_PROXY): the proxies whose X-Forwarded-For and X-Forwarded-Proto
    * are believed, as addresses, CIDR ranges or loopback/linklocal/uniquelocal; false trusts none.
    */
   trustProxy: string[] | false;

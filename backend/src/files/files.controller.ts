@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { FILE_TEXTS, type Actor, type CaseFile } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -29,9 +29,13 @@ export class FilesController {
       type: { type: 'string', enum: ['STL', 'Photo', 'Document'] },
     },
   })
-  async upload(@CurrentActor() actor: Actor, @Req() request: Request): Promise<CaseFile> {
+  async upload(
+    @CurrentActor() actor: Actor,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CaseFile> {
     await this.quota.check(actor.username);
-    const { file, fields } = await this.files.receive(request);
+    const { file, fields } = await this.files.receive(request, reply);
     if (!file) return rejectWith('invalid', FILE_TEXTS.noFile);
     try {
       await this.quota.take(actor.username, file.size);
@@ -52,21 +56,21 @@ export class FilesController {
   async download(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ) {
     const { row, stream } = await this.files.openFor(actor, id);
     // A file not yet attached to a case is only its uploader's: no patient's record was read.
     if (row.case_id) this.accessLog.record(request, actor, 'download', row.name, row.case_id);
-    response.setHeader('Content-Type', row.mime);
-    response.setHeader('Content-Length', row.size_bytes);
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Content-Type', row.mime);
+    response.header('Content-Length', row.size_bytes);
+    response.header('X-Content-Type-Options', 'nosniff');
+    response.header('Cache-Control', 'no-store');
     const disposition = row.mime.startsWith('image/') ? 'inline' : 'attachment';
-    response.setHeader(
+    response.header(
       'Content-Disposition',
       `${disposition}; filename*=UTF-8''${encodeURIComponent(row.name)}`,
     );
-    stream.on('error', () => response.destroy()).pipe(response);
+    await response.send(stream);
   }
 }

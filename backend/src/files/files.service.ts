@@ -3,7 +3,7 @@ import { FILE_TEXTS, formatFileSize, type Actor, type CaseFile } from '@alignerf
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { ReadStream } from 'node:fs';
-import type { Request } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -42,8 +42,8 @@ export class FilesService {
   ) {}
 
   /** An upload's form, its file in a temporary file of the store (see receiveUpload). */
-  receive(request: Request): Promise<ReceivedForm> {
-    return receiveUpload(request, this.storage.tempDir);
+  receive(request: FastifyRequest, reply: FastifyReply): Promise<ReceivedForm> {
+    return receiveUpload(request, reply, this.storage.tempDir);
   }
 
   async store(

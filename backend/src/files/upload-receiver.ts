@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Request } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SNIFF_BYTES, uploadCap, type UploadKind } from './file-types.js';
 
 export interface ReceivedFile {
@@ -31,7 +31,12 @@ const FORM_LIMITS = { files: 1, fields: 4, parts: 5, fieldSize: 1024, fieldNameS
  * refusal stops reading the request: the rest of the body is neither stored nor drained, and the
  * answer asks for the connection to be closed, so the client stops sending.
  */
-export async function receiveUpload(req: Request, tempDir: string): Promise<ReceivedForm> {
+export async function receiveUpload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tempDir: string,
+): Promise<ReceivedForm> {
+  const req = request.raw;
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, limits: FORM_LIMITS });
@@ -51,7 +56,7 @@ export async function receiveUpload(req: Request, tempDir: string): Promise<Rece
       req.unpipe(parser);
       req.pause();
       // Reading stops here; a kept-alive connection would have to read the rest of the body first.
-      if (!req.res?.headersSent) req.res?.setHeader('Connection', 'close');
+      if (!reply.raw.headersSent) reply.raw.setHeader('Connection', 'close');
       fileStream?.destroy();
       // Whatever the parser still says after this is of no interest.
       parser.removeAllListeners().on('error', () => {});

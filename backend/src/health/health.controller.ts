@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/current-actor.js';
 import { RedisConnection } from '../redis/redis.module.js';
@@ -17,7 +17,7 @@ export class HealthController {
 
   @Public()
   @Get('health')
-  async health(@Res({ passthrough: true }) response: Response) {
+  async health(@Res({ passthrough: true }) response: FastifyReply) {
     const db = await this.dataSource.query('SELECT 1').then(
       () => 'up' as const,
       () => 'down' as const,
@@ -44,7 +44,7 @@ export class HealthController {
    */
   @Public()
   @Get('health/ready')
-  async ready(@Res({ passthrough: true }) response: Response) {
+  async ready(@Res({ passthrough: true }) response: FastifyReply) {
     const readiness = await this.readiness.check();
     if (readiness.status !== 'ready') response.status(503);
     return readiness;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 
 /**
  * Whether this process is draining: from SIGTERM on, readiness answers 503 so a proxy or an
  * orchestrator stops sending traffic, and every answer carries `Connection: close` so no
  * keep-alive connection (a proxy's pool included) holds the shutdown open or gets a request
- * sent just as it is closed. Set by main.ts, read by health; the middleware is mounted in app.ts.
+ * sent just as it is closed. Set by main.ts, read by health; the hook is added in app.ts.
  */
 @Injectable()
 export class ProcessLifecycle {
@@ -24,18 +24,19 @@ export class ProcessLifecycle {
       if (!response.headersSent) response.setHeader('Connection', 'close');
   }
 
-  /** Express middleware: `Connection: close` on every answer given while draining. */
+  /** An onRequest hook: `Connection: close` on every answer given while draining. */
   readonly closeConnectionsWhileDraining = (
-    _request: IncomingMessage,
-    response: ServerResponse,
-    next: () => void,
+    _request: unknown,
+    reply: { raw: ServerResponse },
+    done: () => void,
   ): void => {
+    const response = reply.raw;
     if (this.draining) {
       response.setHeader('Connection', 'close');
     } else {
       this.inProgress.add(response);
       response.once('close', () => this.inProgress.delete(response));
     }
-    next();
+    done();
   };
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Actor } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { drained } from '../common/drained.js';
 import type { Checkpoint } from '../event-store/event-store.js';
@@ -14,7 +15,7 @@ interface LiveClient {
   tokenHash: string | undefined;
   /** The session the stream counts against (its token), for the per-session cap. */
   session: string;
-  response: Response;
+  response: ServerResponse;
   /** replaying: catching up from Last-Event-ID while live messages wait in `buffer`. */
   mode: 'replaying' | 'live' | 'closed';
   buffer: { key: Checkpoint; frame: Buffer; state?: LiveMessage['state'] }[];
@@ -133,13 +134,13 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
 
   /** Serves one stream until the client goes away or the app shuts down. */
   async open(
-    request: Request,
-    response: Response,
+    request: FastifyRequest,
+    reply: FastifyReply,
     actor: Actor,
     tokenHash: string | undefined,
   ): Promise<void> {
     const header = request.headers['last-event-id'];
-    const query = request.query.lastEventId;
+    const query = (request.query as Record<string, unknown> | undefined)?.lastEventId;
     const lastEventId =
       typeof header === 'string' && header.trim() !== ''
         ? header
@@ -150,11 +151,14 @@ export class LiveStreamService implements TailConsumer, OnModuleInit, OnModuleDe
     // A tailer that read nothing while no stream was open moves to the log's end first; from
     // here to the registration below nothing waits, so a client that has the headers is registered.
     await this.tailer.catchUp();
+    // From here the stream is written on the raw answer, frame by frame, for as long as it is open.
+    reply.hijack();
+    const response = reply.raw;
     if (request.socket.destroyed) return;
     request.socket.setTimeout(0);
     request.socket.setNoDelay(true);
     request.socket.setKeepAlive(true);
-    response.status(200);
+    response.statusCode = 200;
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('X-Accel-Buffering', 'no');

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Actor } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { CurrentActor, type AuthenticatedRequest } from '../common/current-actor.js';
 import { LiveStreamService } from './live-stream.service.js';
 
@@ -16,7 +16,7 @@ export class LiveController {
   async stream(
     @CurrentActor() actor: Actor,
     @Req() request: AuthenticatedRequest,
-    @Res() response: Response,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     await this.live.open(request, response, actor, request.sessionTokenHash);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   CASE_TEXTS,
@@ -44,8 +44,8 @@ export class DevicesController {
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Query('paper') paper: string | undefined,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     const found = await this.visibleCase(actor, id);
     if (!hasPassedQualityCheck(found)) rejectWith('conflict', DEVICE_TEXTS.statementNotYet);
@@ -56,8 +56,8 @@ export class DevicesController {
     response
       .status(200)
       .type('application/pdf')
-      .setHeader('Content-Disposition', `inline; filename="statement-${found.id}.pdf"`)
-      .setHeader('Cache-Control', 'no-store')
+      .header('Content-Disposition', `inline; filename="statement-${found.id}.pdf"`)
+      .header('Cache-Control', 'no-store')
       .send(pdf);
   }
 

@@ -8,7 +8,7 @@ import {
   type MaterialSettings,
   type RecallRow,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { Caller, CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -54,8 +54,8 @@ export class MaterialsController {
   async casesCsv(
     @CurrentActor() actor: Actor,
     @Param('lotNumber') lotNumber: string,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ): Promise<void> {
     const rows = await this.recallOf(actor, lotNumber);
     this.accessLog.record(request, actor, 'export', `recall ${lotNumber.slice(0, 80)}.csv`, null);
@@ -67,8 +67,8 @@ export class MaterialsController {
     response
       .status(200)
       .type('text/csv; charset=utf-8')
-      .setHeader('Content-Disposition', `attachment; filename="${filename}"`)
-      .setHeader('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="${filename}"`)
+      .header('Cache-Control', 'no-store')
       .send(csv);
   }
 

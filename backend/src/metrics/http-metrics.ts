@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { onRequestHookHandler } from 'fastify';
 import type { GatedRequest } from '../security/session-gate.js';
 import type { Metrics } from './metrics.js';
 
@@ -7,12 +7,13 @@ import type { Metrics } from './metrics.js';
  * /api/cases/:id), never by the raw URL: ids would make a series per case. API paths that name no
  * endpoint share one label, and so does everything outside the API (the app and its assets).
  */
-export function httpRequestMetrics(metrics: Metrics, apiPrefix: string): RequestHandler {
-  const api = new RegExp(`^${apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|$)`, 'i');
-  return (request: Request, response: Response, next: NextFunction) => {
+export function httpRequestMetrics(metrics: Metrics, apiPrefix: string): onRequestHookHandler {
+  const api = new RegExp(`^${apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|\\?|$)`, 'i');
+  return (request, reply, done) => {
     const started = process.hrtime.bigint();
+    const response = reply.raw;
     response.once('finish', () => {
-      const route = api.test(request.path)
+      const route = api.test(request.url)
         ? ((request as GatedRequest).gatedRoute?.path ?? `${apiPrefix}/(unmatched)`)
         : '(app)';
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -21,6 +22,6 @@ export function httpRequestMetrics(metrics: Metrics, apiPrefix: string): Request
         seconds,
       );
     });
-    next();
+    done();
   };
 }

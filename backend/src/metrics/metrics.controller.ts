@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, NotFoundException, Req, Res, UnauthorizedException } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/current-actor.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Metrics } from './metrics.js';
@@ -18,12 +18,12 @@ export class MetricsController {
 
   @Public()
   @Get()
-  async scrape(@Req() request: Request, @Res() response: Response): Promise<void> {
+  async scrape(@Req() request: FastifyRequest, @Res() response: FastifyReply): Promise<void> {
     const access = metricsAccess(this.config.metrics.token, request.headers.authorization);
     if (access === 'not_configured') throw new NotFoundException(`Cannot GET ${request.originalUrl}`);
     if (access === 'refused') throw new UnauthorizedException({ error: METRICS_TOKEN_REFUSED });
     const { contentType, body } = await this.metrics.text();
-    response.setHeader('Cache-Control', 'no-store');
+    response.header('Cache-Control', 'no-store');
     response.type(contentType).send(body);
   }
 }

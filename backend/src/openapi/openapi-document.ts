@@ -65,8 +65,8 @@ export function buildOpenApiDocument(app: INestApplication, apiPrefix: string): 
 }
 
 /** /api/cases/:id → /api/cases/{id} */
-export function openApiPath(expressPath: string): string {
-  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+export function openApiPath(routePath: string): string {
+  return routePath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
 /** The classes of every @Body() parameter of every controller. */

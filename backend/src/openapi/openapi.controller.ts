@@ -1,6 +1,6 @@
 import { Controller, Get, NotFoundException, Param, Req, Res } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../common/current-actor.js';
@@ -74,17 +74,19 @@ export class OpenApiController {
 
   @Public()
   @Get('docs')
-  page(@Req() request: Request, @Res() response: Response): void {
+  page(@Req() request: FastifyRequest, @Res() response: FastifyReply): void {
     // The page's links are relative to /api/docs; under /api/docs/ they would miss.
-    if (request.path.endsWith('/'))
-      return response.redirect(301, request.originalUrl.replace(/\/+(\?|$)/, '$1'));
-    response.setHeader('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
-    response.type('html').send(DOCS_PAGE);
+    if (request.url.split('?', 1)[0].endsWith('/')) {
+      void response.redirect(request.url.replace(/\/+(\?|$)/, '$1'), 301);
+      return;
+    }
+    response.header('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
+    void response.type('text/html; charset=utf-8').send(DOCS_PAGE);
   }
 
   @Public()
   @Get('docs/:file')
-  asset(@Param('file') file: string, @Res() response: Response): void {
+  asset(@Param('file') file: string, @Res() response: FastifyReply): void {
     if (file === 'docs.js') {
       response.type('text/javascript; charset=utf-8').send(DOCS_SCRIPT);
       return;
@@ -93,7 +95,7 @@ export class OpenApiController {
     if (!type) throw new NotFoundException('No such file.');
     let bytes = this.assets.get(file);
     if (!bytes) this.assets.set(file, (bytes = readFileSync(join(SWAGGER_UI_DIR, file))));
-    response.setHeader('Cache-Control', 'public, max-age=86400');
+    response.header('Cache-Control', 'public, max-age=86400');
     response.type(type).send(bytes);
   }
 }

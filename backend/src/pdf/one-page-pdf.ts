@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import PDFDocument from 'pdfkit';
 
 /** The paper sizes a printed document comes in. */
@@ -121,11 +121,11 @@ export class OnePagePdf {
 }
 
 /** A PDF answer, shown inline (the browser's viewer) and downloadable under `filename`. */
-export function sendPdf(response: Response, filename: string, bytes: Buffer): void {
+export function sendPdf(response: FastifyReply, filename: string, bytes: Buffer): void {
   response
     .status(200)
     .type('application/pdf')
-    .setHeader('Content-Disposition', `inline; filename="${filename}"`)
-    .setHeader('Cache-Control', 'no-store')
+    .header('Content-Disposition', `inline; filename="${filename}"`)
+    .header('Cache-Control', 'no-store')
     .send(bytes);
 }

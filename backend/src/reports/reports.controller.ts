@@ -9,7 +9,7 @@ import {
   type ReportSummary,
   type ReportTable,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessLogService } from '../access-log/access-log.service.js';
 import { CurrentActor } from '../common/current-actor.js';
 import { rejectWith } from '../common/domain-rejection.js';
@@ -65,8 +65,8 @@ export class ReportsController {
     @CurrentActor() actor: Actor,
     @Query('from') from: unknown,
     @Query('to') to: unknown,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ) {
     const range = this.range(actor, from, to);
     const rows = await this.queries.completedCases(range);
@@ -85,8 +85,8 @@ export class ReportsController {
     @Param('table') table: string,
     @Query('from') from: unknown,
     @Query('to') to: unknown,
-    @Req() request: Request,
-    @Res() response: Response,
+    @Req() request: FastifyRequest,
+    @Res() response: FastifyReply,
   ) {
     const range = this.range(actor, from, to);
     const make = Object.hasOwn(SUMMARY_TABLES, table)
@@ -107,11 +107,11 @@ export class ReportsController {
   }
 }
 
-function send(response: Response, filename: string, csv: string): void {
+function send(response: FastifyReply, filename: string, csv: string): void {
   response
     .status(200)
     .type('text/csv; charset=utf-8')
-    .setHeader('Content-Disposition', `attachment; filename="${filename}"`)
-    .setHeader('Cache-Control', 'no-store')
+    .header('Content-Disposition', `attachment; filename="${filename}"`)
+    .header('Cache-Control', 'no-store')
     .send(csv);
 }

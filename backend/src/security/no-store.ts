@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { onRequestHookHandler } from 'fastify';
 
 /**
  * The API answers that hold no user's or patient's data: liveness, the client's settings, the
@@ -14,14 +14,15 @@ const SHAREABLE = /^\/(health(\/.*)?|config|openapi\.json|docs(\/.*)?|push\/vapi
  * working: the app keeps its own copy and sends If-None-Match itself (frontend/src/api/client.ts),
  * which no-store does not forbid; only the browser's HTTP cache is bypassed.
  */
-export function noStoreApiAnswers(apiPrefix: string): RequestHandler {
+export function noStoreApiAnswers(apiPrefix: string): onRequestHookHandler {
   const prefix = apiPrefix.toLowerCase();
-  return (request: Request, response: Response, next: NextFunction) => {
-    const path = request.path.toLowerCase();
+  return (request, reply, done) => {
+    const path = request.url.split('?', 1)[0].toLowerCase();
     if (path === prefix || path.startsWith(`${prefix}/`)) {
       const rest = path.slice(prefix.length);
-      if (!SHAREABLE.test(rest)) response.setHeader('Cache-Control', 'no-store');
+      // On the raw answer: a route's own header (set on the reply) still wins, and a streamed answer keeps it.
+      if (!SHAREABLE.test(rest)) reply.raw.setHeader('Cache-Control', 'no-store');
     }
-    next();
+    done();
   };
 }

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { onRequestHookHandler } from 'fastify';
 import helmet from 'helmet';
 
 /**
@@ -38,7 +38,10 @@ const HSTS = 'max-age=31536000';
  * (the app's on pages, a deny-all one on the API), and HSTS when the request came over TLS (directly
  * or through a proxy named in TRUST_PROXY) or SECURE_COOKIES says the site is served over TLS.
  */
-export function securityHeaders(options: { apiPrefix: string; secureCookies: boolean }): RequestHandler {
+export function securityHeaders(options: {
+  apiPrefix: string;
+  secureCookies: boolean;
+}): onRequestHookHandler {
   const common = helmet({
     contentSecurityPolicy: false,
     strictTransportSecurity: false,
@@ -55,12 +58,15 @@ export function securityHeaders(options: { apiPrefix: string; secureCookies: boo
     useDefaults: false,
     directives: API_CONTENT_SECURITY_POLICY,
   });
-  const api = new RegExp(`^${options.apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|$)`, 'i');
-  return (request: Request, response: Response, next: NextFunction) => {
+  const api = new RegExp(`^${options.apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|\\?|$)`, 'i');
+  // helmet writes on the raw answer, so its headers also reach answers streamed from it (SSE).
+  return (request, reply, done) => {
+    const response = reply.raw;
     response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
-    if (request.secure || options.secureCookies) response.setHeader('Strict-Transport-Security', HSTS);
-    common(request, response, () =>
-      (api.test(request.path) ? apiPolicy : appPolicy)(request, response, next),
+    if (request.protocol === 'https' || options.secureCookies)
+      response.setHeader('Strict-Transport-Security', HSTS);
+    common(request.raw, response, () =>
+      (api.test(request.url) ? apiPolicy : appPolicy)(request.raw, response, () => done()),
     );
   };
 }

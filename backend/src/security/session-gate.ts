@@ -2,7 +2,7 @@ import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
-import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { attachSession, SESSION_COOKIE, sessionToken } from '../sessions/session-token.js';
 import { hashToken, SessionsService } from '../sessions/sessions.service.js';
 import { IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
@@ -22,20 +22,20 @@ export interface GatedRequest extends AuthenticatedRequest {
 }
 
 /** How the caller authenticates: cross-site defences apply only to a cookie that a browser sends by itself. */
-export function authenticatesByCookie(request: Request): boolean {
+export function authenticatesByCookie(request: FastifyRequest): boolean {
   if (request.headers.authorization?.startsWith('Bearer ')) return false;
-  return Boolean((request.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE]);
+  return Boolean(request.cookies?.[SESSION_COOKIE]);
 }
 
 /** Whether the request carries a body at all (a POST without one, e.g. advance, is a plain call). */
-export function hasBody(request: Request): boolean {
+export function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
 }
 
 /** Answers at once and drops the connection, so that a body still on its way is never read. */
-export function refuseUnread(response: Response, status: number, error: string): void {
-  response.setHeader('Connection', 'close');
-  response.status(status).json({ error });
+export function refuseUnread(reply: FastifyReply, status: number, error: string): void {
+  reply.header('Connection', 'close');
+  void reply.code(status).send({ error });
 }
 
 /**
@@ -56,7 +56,7 @@ export class SessionGate {
     this.sessions = app.get(SessionsService);
   }
 
-  /** Every endpoint under the API prefix, matched by Express's own router as Nest's routes are. */
+  /** Every endpoint under the API prefix, with whether it is @Public(). */
   routes(apiPrefix: string): { method: string; path: string; isPublic: boolean }[] {
     const routes: { method: string; path: string; isPublic: boolean }[] = [];
     for (const wrapper of this.discovery.getControllers()) {
@@ -81,28 +81,33 @@ export class SessionGate {
     return routes;
   }
 
-  middleware(apiPrefix: string): RequestHandler {
-    const find = routeFinder(this.routes(apiPrefix), apiPrefix);
-    const apiPath = new RegExp(`^${escapeRegExp(apiPrefix)}(/|$)`, 'i');
-    const check = (request: GatedRequest, response: Response, next: NextFunction) => {
-      this.resolveSession(request).then(() => {
-        if (request.actor || request.gatedRoute?.isPublic) return next();
-        refuseUnread(response, 401, HTTP_SECURITY_TEXTS.notSignedIn);
-      }, next);
+  /**
+   * An onRequest hook: Fastify has matched the route before it runs, so the route's pattern is
+   * known without a second router, and no body has been read yet.
+   */
+  hook(apiPrefix: string): onRequestHookHandler {
+    const publicRoutes = new Set(
+      this.routes(apiPrefix)
+        .filter((route) => route.isPublic)
+        .map((route) => routeKey(route.method, route.path)),
+    );
+    const api = apiPrefix.toLowerCase();
+    const underApi = (pattern: string) => {
+      const lower = pattern.toLowerCase();
+      return lower === api || lower.startsWith(`${api}/`);
     };
-    return (request: Request, response: Response, next: NextFunction) => {
-      const path = request.path;
-      if (!apiPath.test(path)) return next();
-      // The router itself would answer an OPTIONS request it has no route for; Nest has none either.
-      if (request.method !== 'OPTIONS') {
-        try {
-          (request as GatedRequest).gatedRoute = find(request.method, path);
-        } catch (error) {
-          // A malformed escape in a parameter: the router's 400, as Nest's own router would answer.
-          return next(error);
-        }
-      }
-      check(request, response, next);
+    return (request, reply, done) => {
+      const gated = request as GatedRequest;
+      const { url, method } = request.routeOptions;
+      // The app's wildcard (the PWA's pages) and Fastify's 404 are no endpoint of the API.
+      if (url !== undefined && underApi(url) && !url.endsWith('*')) {
+        const routeMethod = method === 'HEAD' && !publicRoutes.has(routeKey('HEAD', url)) ? 'GET' : method;
+        gated.gatedRoute = { path: url, isPublic: publicRoutes.has(routeKey(String(routeMethod), url)) };
+      } else if (!isApiPath(request.url, api)) return done();
+      this.resolveSession(gated).then(() => {
+        if (gated.actor || gated.gatedRoute?.isPublic) return done();
+        refuseUnread(reply, 401, HTTP_SECURITY_TEXTS.notSignedIn);
+      }, done);
     };
   }
 
@@ -114,65 +119,6 @@ export class SessionGate {
     }
     request.sessionResolved = true;
   }
-}
-
-/**
- * The route a request will reach, matched by Express's own route layers (the same path syntax,
- * case and trailing-slash rules as Nest's routes), first registered wins. Only the layers of
- * the request's method whose first segment can match are tried: walking a router of every
- * endpoint per request cost several times the lookup (docs/performance.md, "The HTTP layer").
- */
-export function routeFinder(
-  routes: { method: string; path: string; isPublic: boolean }[],
-  apiPrefix: string,
-): (method: string, path: string) => GatedRoute | undefined {
-  const router = Router();
-  // Express's types leave out a layer's match, which the gate needs.
-  const layers = router.stack as unknown as Layer[];
-  const found = new Map<Layer, GatedRoute>();
-  for (const route of routes) {
-    (router[route.method as 'get'] as (path: string, handler: RequestHandler) => unknown)(route.path, noop);
-    found.set(layers.at(-1)!, { path: route.path, isPublic: route.isPublic });
-  }
-  const firstSegment = (path: string) =>
-    path
-      .slice(apiPrefix.length + 1)
-      .split('/', 1)[0]
-      .toLowerCase();
-  const literalFirstSegments = new Set(
-    [...found.values()]
-      .map((route) => firstSegment(route.path))
-      .filter((segment) => !/[:*{(?]/.test(segment)),
-  );
-  /** For each method and literal first segment, the layers to try, in registration order. */
-  const buckets = new Map<string, Layer[]>();
-  const bucket = (method: string, segment: string | undefined) => {
-    const key = `${method} ${segment ?? ':'}`;
-    let list = buckets.get(key);
-    if (!list) {
-      list = layers.filter((layer) => {
-        if (!layer.route!._handlesMethod(method)) return false;
-        const own = firstSegment(found.get(layer)!.path);
-        return !literalFirstSegments.has(own) || own === segment;
-      });
-      buckets.set(key, list);
-    }
-    return list;
-  };
-  return (method, path) => {
-    const segment = firstSegment(path);
-    const candidates = bucket(method.toLowerCase(), literalFirstSegments.has(segment) ? segment : undefined);
-    for (const layer of candidates) if (layer.match(path)) return found.get(layer);
-    return undefined;
-  };
-}
-
-const noop = () => undefined;
-
-/** What the gate uses of a router's layer: its match, with Express's path rules, and its route. */
-interface Layer {
-  match(path: string): unknown;
-  route?: { _handlesMethod(method: string): boolean };
 }
 
 function asList(paths: string | string[] | undefined): string[] {
@@ -187,6 +133,12 @@ function joinPath(...parts: string[]): string {
   return `/${joined}`;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.toLowerCase().replace(/\/+$/, '')}`;
+}
+
+/** Whether the request's path (its URL without the query) is the API prefix or under it, in any letter case. */
+export function isApiPath(url: string, apiPrefix: string): boolean {
+  const path = url.split('?', 1)[0].toLowerCase();
+  return path === apiPrefix || path.startsWith(`${apiPrefix}/`) || path === `${apiPrefix}/`;
 }

@@ -6,7 +6,7 @@ export const SESSION_COOKIE = 'af_session';
 export function sessionToken(request: AuthenticatedRequest): string | undefined {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
-  return (request.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE] || undefined;
+  return request.cookies?.[SESSION_COOKIE] || undefined;
 }
 
 /** What the request knows of its session from here on. */

@@ -1,33 +1,41 @@
-import type { INestApplication } from '@nestjs/common';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { isApiPath } from '../security/session-gate.js';
 
 /**
  * The API process also serves the built PWA under the base path; any other GET under it that is
  * not an API call or a file gets index.html (the app has no router paths, but a reload must work).
+ * The build's files are listed once at the start: a request names one of them or gets the page,
+ * so no request reaches the file system with a path of its own making.
  */
-export function serveSpa(app: INestApplication, basePath: string, distDir: string): void {
+export async function serveSpa(instance: FastifyInstance, basePath: string, distDir: string): Promise<void> {
   const index = join(distDir, 'index.html');
   if (!existsSync(index)) return;
   const apiPrefix = `${basePath}api`;
-  const assets = express.static(distDir, {
-    index: false,
-    setHeaders: (response, path) => {
-      // The service worker and the page must always be revalidated; hashed assets never change.
-      const fresh = path.endsWith('sw.js') || path.endsWith('.html') || path.endsWith('.webmanifest');
-      response.setHeader('Cache-Control', fresh ? 'no-cache' : 'public, max-age=31536000, immutable');
-    },
-  });
-  // An API call never names a file: skip the file-system look-up it would cost on every request.
-  app.use(basePath, (request: Request, response: Response, next: NextFunction) =>
-    request.originalUrl.startsWith(apiPrefix) ? next() : assets(request, response, next),
+  const files = new Set(
+    readdirSync(distDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(distDir, join(entry.parentPath, entry.name)).split(sep).join('/')),
   );
-  app.use((request: Request, response: Response, next: NextFunction) => {
-    const wantsPage =
-      request.method === 'GET' && request.path.startsWith(basePath) && !request.path.startsWith(apiPrefix);
-    if (!wantsPage) return next();
-    response.setHeader('Cache-Control', 'no-cache');
-    response.sendFile(index);
+  await instance.register(fastifyStatic, { root: distDir, serve: false, cacheControl: false });
+  instance.get(`${basePath}*`, (request, reply) => {
+    // An API path that names no endpoint: Nest's 404.
+    if (isApiPath(request.url, apiPrefix.toLowerCase())) return reply.callNotFound();
+    let name: string;
+    try {
+      name = decodeURIComponent(request.url.split('?', 1)[0].slice(basePath.length));
+    } catch {
+      name = '';
+    }
+    if (files.has(name) && name !== 'index.html') {
+      // The service worker and the manifest must always be revalidated; hashed assets never change.
+      const fresh = name.endsWith('sw.js') || name.endsWith('.html') || name.endsWith('.webmanifest');
+      reply.header('Cache-Control', fresh ? 'no-cache' : 'public, max-age=31536000, immutable');
+      return reply.sendFile(name);
+    }
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
   });
 }

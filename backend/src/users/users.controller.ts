@@ -12,7 +12,7 @@ import {
   type User,
   type UserState,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CorrelationId, CurrentActor, type AuthenticatedRequest } from '../common/current-actor.js';
 import { DomainRejection, rejectWith } from '../common/domain-rejection.js';
 import { withEtag } from '../common/etag.js';
@@ -38,8 +38,8 @@ export class UsersController {
   @Get()
   async list(
     @CurrentActor() actor: Actor,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<User[] | undefined> {
     requireCapability(actor, 'listUsers', 'Doctors cannot list users.');
     return withEtag(request, response, await this.users.listTag(), async () =>

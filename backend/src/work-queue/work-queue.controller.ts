@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { WORK_QUEUE_TEXTS, type Actor } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor } from '../common/current-actor.js';
 import { sendWithEtag } from '../common/etag.js';
 import { requireCapability } from '../common/require-capability.js';
@@ -12,7 +12,7 @@ export class WorkQueueController {
 
   /** My Queue: the caller's case work, soonest due first (api.md, Case work); ETag as GET /cases. */
   @Get('work-queue')
-  async list(@CurrentActor() actor: Actor, @Req() request: Request, @Res() response: Response) {
+  async list(@CurrentActor() actor: Actor, @Req() request: FastifyRequest, @Res() response: FastifyReply) {
     requireCapability(actor, 'viewWorkQueue', WORK_QUEUE_TEXTS.doctorsHaveNoQueue);
     const { tag, body } = await this.query.version(actor);
     await sendWithEtag(request, response, tag, body);

@@ -16,7 +16,7 @@ import {
   type SignInAnswer,
   type TotpSetupAnswer,
 } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BeforeSecondFactor, CurrentActor, Public } from '../../common/current-actor.js';
 import { UsersQueries } from '../../users/users.queries.js';
 import { PasskeysService } from '../passkeys/passkeys.service.js';
@@ -68,8 +68,8 @@ export class MfaController {
   @HttpCode(200)
   async loginMfa(
     @Body() body: MfaLoginDto,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<SignInAnswer> {
     const given = [body.code, body.recoveryCode, body.credential].filter((value) => value !== undefined);
     if (given.length !== 1) throw new BadRequestException({ error: ONE_SECOND_STEP });

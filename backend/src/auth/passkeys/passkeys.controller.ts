@@ -13,7 +13,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { ACCOUNT_TEXTS, type Actor, type Passkey, type SignInAnswer } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BeforeSecondFactor, CurrentActor, Public } from '../../common/current-actor.js';
 import { UsersQueries } from '../../users/users.queries.js';
 import { PasskeyLoginDto, PasskeyLoginOptionsDto, PasskeyRegisterDto } from '../mfa/mfa.dto.js';
@@ -79,8 +79,8 @@ export class PasskeysController {
   @HttpCode(200)
   async login(
     @Body() body: PasskeyLoginDto,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<SignInAnswer> {
     const usernameKey = await this.passkeys.verifyAssertion(body.credential, { purpose: 'login' });
     const user = usernameKey ? await this.users.find(usernameKey) : undefined;

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
+import { setCookie } from '../../common/cookies.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { hashToken } from '../../sessions/sessions.service.js';
@@ -22,7 +23,7 @@ export class KnownDevices {
   ) {}
 
   /** Whether the request's browser holds this user's known-device cookie. */
-  async isKnown(request: Request, username: string): Promise<boolean> {
+  async isKnown(request: FastifyRequest, username: string): Promise<boolean> {
     const token = deviceToken(request);
     if (!token) return false;
     const rows: unknown[] = await this.dataSource.query(
@@ -33,7 +34,12 @@ export class KnownDevices {
   }
 
   /** After a sign-in: the browser is (still) known for this user for another 30 days. */
-  async remember(request: Request, response: Response, username: string, known: boolean): Promise<void> {
+  async remember(
+    request: FastifyRequest,
+    response: FastifyReply,
+    username: string,
+    known: boolean,
+  ): Promise<void> {
     const token = (known && deviceToken(request)) || randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + KNOWN_DEVICE_MS);
     await this.dataSource.query(
@@ -41,17 +47,17 @@ export class KnownDevices {
        ON CONFLICT (token_hash) DO UPDATE SET expires_at = EXCLUDED.expires_at`,
       [hashToken(token), username.toLowerCase(), expiresAt],
     );
-    response.cookie(DEVICE_COOKIE, token, {
+    setCookie(response, DEVICE_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: this.config.secureCookies || request.secure,
+      secure: this.config.secureCookies || request.protocol === 'https',
       path: this.config.basePath,
       expires: expiresAt,
     });
   }
 }
 
-function deviceToken(request: Request): string | undefined {
-  const token = (request.cookies as Record<string, string> | undefined)?.[DEVICE_COOKIE];
+function deviceToken(request: FastifyRequest): string | undefined {
+  const token = request.cookies?.[DEVICE_COOKIE];
   return typeof token === 'string' && token.length <= 128 ? token : undefined;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { LoginAnswer, SignInAnswer } from '@alignerflow/domain';
-import type { Request, Response } from 'express';
+import { setCookie } from '../../common/cookies.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { Metrics } from '../../metrics/metrics.js';
 import { withoutSecrets, type UserRecord } from '../../users/users.queries.js';
@@ -15,7 +16,7 @@ import { NewSignInMail } from './new-sign-in-mail.js';
 /** What a sign-in attempt came to, as the log tells it. */
 export type SignInOutcome = 'succeeded' | 'failed' | 'refused';
 
-export function originOf(request: Request): SessionOrigin {
+export function originOf(request: FastifyRequest): SessionOrigin {
   const userAgent = request.headers['user-agent'];
   return { address: clientAddress(request) || null, userAgent: userAgent ? userAgent.slice(0, 512) : null };
 }
@@ -45,8 +46,8 @@ export class SignInService {
    */
   async afterPassword(
     user: UserRecord,
-    request: Request,
-    response: Response,
+    request: FastifyRequest,
+    response: FastifyReply,
     remember: boolean,
   ): Promise<SignInAnswer> {
     const methods = await this.factors.methods(user.username);
@@ -61,7 +62,7 @@ export class SignInService {
     return { mfaRequired: true, mfaToken, methods };
   }
 
-  log(outcome: SignInOutcome, username: string, request: Request, how: string, reason?: string): void {
+  log(outcome: SignInOutcome, username: string, request: FastifyRequest, how: string, reason?: string): void {
     const { address, userAgent } = originOf(request);
     const entry = {
       msg: `sign-in ${outcome}`,
@@ -80,8 +81,8 @@ export class SignInService {
   /** Starts the user's session and answers as a sign-in does. */
   async complete(
     user: UserRecord,
-    request: Request,
-    response: Response,
+    request: FastifyRequest,
+    response: FastifyReply,
     options: { remember: boolean; how: string; setupOnly?: boolean },
   ): Promise<LoginAnswer> {
     const origin = originOf(request);
@@ -92,11 +93,11 @@ export class SignInService {
       origin,
       options.setupOnly ?? false,
     );
-    response.cookie(SESSION_COOKIE, token, {
+    setCookie(response, SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
-      // req.secure: TLS here, or X-Forwarded-Proto https from a proxy named in TRUST_PROXY.
-      secure: this.config.secureCookies || request.secure,
+      // https: TLS here, or X-Forwarded-Proto https from a proxy named in TRUST_PROXY.
+      secure: this.config.secureCookies || request.protocol === 'https',
       path: this.config.basePath,
       ...(options.remember ? { expires: expiresAt } : {}),
     });

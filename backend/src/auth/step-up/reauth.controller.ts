@@ -15,7 +15,7 @@ import {
   SIGN_IN_WINDOW_MS,
   tooManySignInsText,
 } from '@alignerflow/domain';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { BeforeSecondFactor, type AuthenticatedRequest } from '../../common/current-actor.js';
 import { AttemptLimiter } from '../../security/attempt-limiter.js';
 import { verifyPassword } from '../../users/passwords.js';
@@ -57,7 +57,7 @@ export class ReauthController {
   async reauth(
     @Req() request: AuthenticatedRequest,
     @Body() body: ReauthDto,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) response: FastifyReply,
   ): Promise<void> {
     const given = [body.password, body.code, body.credential].filter((value) => value !== undefined);
     if (given.length !== 1) throw new BadRequestException({ error: ONE_PROOF });
@@ -66,7 +66,7 @@ export class ReauthController {
     const verdict = await this.limiter.consume(key, SIGN_IN_FAILURE_LIMIT, SIGN_IN_WINDOW_MS);
     if (!verdict.allowed) {
       this.signIn.log('refused', username, request, 'confirmation', 'throttled');
-      response.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+      response.header('Retry-After', String(verdict.retryAfterSeconds));
       throw new HttpException(
         { error: tooManySignInsText(verdict.retryAfterSeconds) },
         HttpStatus.TOO_MANY_REQUESTS,

@@ -1,4 +1,4 @@
-import { Body, Delete, HttpCode, Param, Post, Put, StreamableFile } from '@nestjs/common';
+import { Body, Delete, Header, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Case } from '@alignerflow/domain';
 import { Caller } from '../../common/current-actor.js';
@@ -52,10 +52,9 @@ export abstract class CaseCommandRoutes {
     });
   }
 
-  /** The case's JSON bytes, which Nest sends unchanged only as a StreamableFile (it would serialise a Buffer). */
-  private caseAnswer(state: Case): StreamableFile {
-    const json = this.answerJson.of(state);
-    return new StreamableFile(json, { type: 'application/json; charset=utf-8', length: json.length });
+  /** The case's JSON bytes: Fastify sends a Buffer as it is, under the route's JSON Content-Type. */
+  private caseAnswer(state: Case): Buffer {
+    return this.answerJson.of(state);
   }
 }
 
@@ -88,5 +87,7 @@ function mountRoute(name: string, route: CaseCommandRoute<unknown>): void {
   Caller()(prototype, name, 0);
   route.describeBody?.(prototype, name, descriptor);
   if (route.status) HttpCode(route.status)(prototype, name, descriptor);
+  // Every answer of the table is JSON, the case's bytes included (a Buffer would otherwise go as octet-stream).
+  Header('Content-Type', 'application/json; charset=utf-8')(prototype, name, descriptor);
   METHODS[route.method](route.path)(prototype, name, descriptor);
 }

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { onRequestHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedRequest } from '../common/current-actor.js';
@@ -9,8 +9,9 @@ const CORRELATION_HEADER = 'x-correlation-id';
  * Gives every request a correlation id (the caller's, when it sends a sane one) that follows the
  * work into the events it appends and the notifications they cause, and logs each request once.
  */
-export function requestContext(logger: Logger | undefined) {
-  return (request: Request, response: Response, next: NextFunction) => {
+export function requestContext(logger: Logger | undefined): onRequestHookHandler {
+  return (request, reply, done) => {
+    const response = reply.raw;
     const given = request.headers[CORRELATION_HEADER];
     const correlationId = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
     (request as AuthenticatedRequest).correlationId = correlationId;
@@ -23,7 +24,7 @@ export function requestContext(logger: Logger | undefined) {
         {
           correlationId,
           method: request.method,
-          path: request.originalUrl.split('?')[0],
+          path: request.url.split('?')[0],
           status: response.statusCode,
           ms: Number(process.hrtime.bigint() - started) / 1e6,
           user: actor?.username,
@@ -31,6 +32,6 @@ export function requestContext(logger: Logger | undefined) {
         'request',
       );
     });
-    next();
+    done();
   };
 }
