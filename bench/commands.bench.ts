@@ -133,6 +133,8 @@ async function httpFloor(
   seconds: number,
   clients: number,
   databaseUrl: string,
+  /** Also an open loop at this rate: the commands' own half load, to set the floor's tail beside theirs. */
+  commandsHalfRate?: number,
 ) {
   const child = spawn(process.execPath, [join(__dirname, 'support', 'http-floor-server.cjs'), mode], {
     cwd: join(__dirname, '..'),
@@ -164,7 +166,11 @@ async function httpFloor(
     const half = await measure(() =>
       openLoop(seconds, closed.perSecond / 2, () => openPost('x', { text: 'bench' })),
     );
-    return { ...closed, half };
+    const atCommandsHalf =
+      commandsHalfRate === undefined
+        ? undefined
+        : await measure(() => openLoop(seconds, commandsHalfRate, () => openPost('x', { text: 'bench' })));
+    return { ...closed, half, atCommandsHalf };
   } finally {
     child.kill();
   }
@@ -371,7 +377,7 @@ describe('command benchmarks', () => {
     const ratio = best.run.perSecond / pgbench;
     const nestFloor = await httpFloor('nest', SECONDS, CLIENTS, database!.url);
     const nodeFloor = await httpFloor('node', SECONDS, CLIENTS, database!.url);
-    const durableFloor = await httpFloor('node-pg', SECONDS, CLIENTS, database!.url);
+    const durableFloor = await httpFloor('node-pg', SECONDS, CLIENTS, database!.url, best.run.perSecond / 2);
     const floorRows = await query<{ rows: string }>('SELECT count(*) AS rows FROM bench_floor_events');
     const halfProfile = cpuProfileSummary(profileFile);
 
@@ -437,12 +443,14 @@ describe('command benchmarks', () => {
       figure:
         `The least a durable command costs here: bare node:http committing each body as one jsonb row ` +
         `(group commit on one connection, no framework, no domain), ${CLIENTS} clients ÷ pgbench; ` +
-        'its open loop at half its peak',
+        "its open loops at half its peak and at the commands' half-load rate",
       measured:
         `${(durableFloor.perSecond / pgbench).toFixed(2)} (${thousands(durableFloor.perSecond)}/s, p50 ` +
         `${durableFloor.p50} ms, p99 ${durableFloor.p99} ms, ${(durableFloor.cpuMs * 1000).toFixed(0)} µs ` +
         `server CPU per request, clients ${(durableFloor.clientCpuMs * 1000).toFixed(0)} µs); half load ` +
-        `${thousands(durableFloor.half.perSecond)}/s: p50 ${durableFloor.half.p50} ms, p99 ${durableFloor.half.p99} ms`,
+        `${thousands(durableFloor.half.perSecond)}/s: p50 ${durableFloor.half.p50} ms, p99 ${durableFloor.half.p99} ms; ` +
+        `at the commands' half-load rate (${thousands(durableFloor.atCommandsHalf!.perSecond)}/s): ` +
+        `p50 ${durableFloor.atCommandsHalf!.p50} ms, p99 ${durableFloor.atCommandsHalf!.p99} ms`,
       target: '—',
       bench: BENCH,
     });

@@ -185,7 +185,14 @@ export class CaseCommandService {
         events,
         metadata: { actor, correlationId: options.correlationId },
         recordedAt: now,
-        rows: [...caseViewWrites(state, next), ...reportWrites(state, next, intervals)],
+        rows: [
+          ...caseViewWrites(
+            state,
+            next,
+            events.map(({ type }) => type),
+          ),
+          ...reportWrites(state, next, intervals),
+        ],
       },
     };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { notesSize, type Case, type Note } from '@alignerflow/domain';
+import { notesSize, NOTES_ONLY_EVENTS, type Case, type Note } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import {
   updateAll,
@@ -132,18 +132,23 @@ export function noteRows(state: Case, written = 0): unknown[][] {
   return state.notes.slice(from - base).map((note, index) => [state.id, from + index, JSON.stringify(note)]);
 }
 
+const NOTES_ONLY: ReadonlySet<string> = NOTES_ONLY_EVENTS;
+
 /** The document JSON of states this process wrote or read: the next write compares with it. */
 const documents = new WeakMap<Case, string>();
 
 /**
- * The case_view and case_notes rows a command writes when its events made `next` of `previous`,
- * for its append (the position is the append's): the document only if it changed, the notes
- * added.
+ * The case_view and case_notes rows a command writes when its events (of `types`) made `next` of
+ * `previous`, for its append (the position is the append's): the document only if it changed,
+ * the notes added. Events that change only the notes leave the document as this process last
+ * wrote or read it, without serialising it again.
  */
-export function caseViewWrites(previous: Case | null, next: Case): ReadModelRows[] {
-  const document = JSON.stringify(rowDocument(next));
+export function caseViewWrites(previous: Case | null, next: Case, types: readonly string[]): ReadModelRows[] {
+  const known = previous && documents.get(previous);
+  const notesOnly = typeof known === 'string' && types.every((type) => NOTES_ONLY.has(type));
+  const document = notesOnly ? known : JSON.stringify(rowDocument(next));
   documents.set(next, document);
-  const before = previous && (documents.get(previous) ?? JSON.stringify(rowDocument(previous)));
+  const before = previous && (known ?? JSON.stringify(rowDocument(previous)));
   return [
     { model: CASE_VIEW, rows: [caseViewRow(next, null, document === before ? 'null' : document)] },
     { model: CASE_NOTES, rows: noteRows(next, previous ? notesSize(previous).count : 0) },

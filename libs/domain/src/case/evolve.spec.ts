@@ -1,6 +1,6 @@
 import type { Case } from './case.js';
 import { CASE_EVENT_TYPES, type CaseEvent, type CaseEventData } from './events.js';
-import { evolve } from './evolve.js';
+import { evolve, NOTES_ONLY_EVENTS } from './evolve.js';
 import { CASE_STATUSES } from './status.js';
 
 import {
@@ -291,5 +291,22 @@ describe('every event type changes what it should', () => {
         'FilePurged',
       ].sort(),
     );
+  });
+});
+
+describe('NOTES_ONLY_EVENTS', () => {
+  it('change nothing of a case but its notes and version, in any stage', () => {
+    const cases = [
+      fold(createdEvent),
+      fold(createdEvent, approved),
+      fold(createdEvent, approved, advance('Digital Planning', 'Doctor Approval')),
+    ];
+    for (const type of NOTES_ONLY_EVENTS)
+      for (const before of cases) {
+        const event = { type, data: { text: 'A note' }, actor: manager, at: time(9) } as CaseEvent;
+        const { notes: _n, version: _v, ...rest } = evolve(deepFreeze(structuredClone(before)), event);
+        const { notes: _bn, version: _bv, ...restBefore } = before;
+        expect(rest).toEqual(restBefore);
+      }
   });
 });

@@ -20,6 +20,12 @@ import { trackingUrl } from '../materials/shipping.js';
 import { erasedCase } from './erasure.js';
 
 /** Applies one event to the state it follows. Pure: the same events always give the same case. */
+/**
+ * The events whose evolve changes nothing of a case but its notes (and version): a reader that
+ * keeps the rest of the state, such as the case_view row's document, may keep it as it was.
+ */
+export const NOTES_ONLY_EVENTS: ReadonlySet<CaseEvent['type']> = new Set(['NoteAdded']);
+
 export function evolve(state: Case | null, event: CaseEvent): Case {
   return apply(state, event, false);
 }
