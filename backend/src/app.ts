@@ -68,8 +68,8 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   );
   const http = app.getHttpAdapter().getInstance();
   const api = `${config.basePath}api`;
-  // Every answer, in this order, as each request arrives (Fastify has matched its route by then):
-  // while draining, answers end their connections (see ProcessLifecycle).
+  // The hooks every request passes, in this order, once Fastify has matched its route. While
+  // draining, answers end their connections (see ProcessLifecycle).
   http.addHook('onRequest', app.get(ProcessLifecycle).closeConnectionsWhileDraining);
   http.addHook(
     'onRequest',

@@ -140,5 +140,5 @@ function routeKey(method: string, path: string): string {
 /** Whether the request's path (its URL without the query) is the API prefix or under it, in any letter case. */
 export function isApiPath(url: string, apiPrefix: string): boolean {
   const path = url.split('?', 1)[0].toLowerCase();
-  return path === apiPrefix || path.startsWith(`${apiPrefix}/`) || path === `${apiPrefix}/`;
+  return path === apiPrefix || path.startsWith(`${apiPrefix}/`);
 }
