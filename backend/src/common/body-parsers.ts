@@ -16,6 +16,11 @@ export function bytesOf(limit: string): number {
   return Number(match[1]) * UNITS[match[2].toLowerCase()];
 }
 
+/** Whether the request carries a body at all (a POST without one, e.g. advance, is a plain call). */
+export function hasBody(request: FastifyRequest): boolean {
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
+}
+
 /** Walks the parsed body without recursion, so the check itself cannot overflow. */
 function nestedDeeperThan(body: unknown, limit: number): boolean {
   const pending: [unknown, number][] = [[body, 0]];
@@ -112,9 +117,7 @@ export function jsonBodyLimitedBy(
   const sizes = new Map<string, number>();
   return (request, reply, done) => {
     const raw = request.raw;
-    const hasBody =
-      raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length']) > 0;
-    if (!hasBody || !typeIs(raw, ['application/json', 'application/*+json'])) return done();
+    if (!hasBody(request) || !typeIs(raw, ['application/json', 'application/*+json'])) return done();
     // JSON is UTF-8 (RFC 8259); a body declared in another charset is refused, not guessed.
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(raw.headers['content-type'] ?? '')?.[1];
     if (charset !== undefined && !/^utf-?8$/i.test(charset))

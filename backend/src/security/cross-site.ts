@@ -1,7 +1,8 @@
 import { HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
 import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import typeIs from 'type-is';
-import { authenticatesByCookie, hasBody } from './session-gate.js';
+import { hasBody } from '../common/body-parsers.js';
+import { authenticatesByCookie } from './session-gate.js';
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -27,11 +27,6 @@ export function authenticatesByCookie(request: FastifyRequest): boolean {
   return Boolean(request.cookies?.[SESSION_COOKIE]);
 }
 
-/** Whether the request carries a body at all (a POST without one, e.g. advance, is a plain call). */
-export function hasBody(request: FastifyRequest): boolean {
-  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length']) > 0;
-}
-
 /** Answers at once and drops the connection, so that a body still on its way is never read. */
 export function refuseUnread(reply: FastifyReply, status: number, error: string): void {
   reply.header('Connection', 'close');
