@@ -59,7 +59,7 @@ export async function sendWithEtag(
 }
 
 /** Whether the client prefers gzip to the identity encoding (browsers do). */
-export function acceptsGzip(request: FastifyRequest): boolean {
+function acceptsGzip(request: FastifyRequest): boolean {
   const header = request.headers['accept-encoding'];
   if (!header) return false;
   return new Negotiator({ headers: { 'accept-encoding': header } }).encoding(['gzip', 'identity']) === 'gzip';

@@ -1,4 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
+import { isApiPath } from '../common/api-path.js';
 import type { GatedRequest } from '../security/session-gate.js';
 import type { Metrics } from './metrics.js';
 
@@ -8,12 +9,11 @@ import type { Metrics } from './metrics.js';
  * endpoint share one label, and so does everything outside the API (the app and its assets).
  */
 export function httpRequestMetrics(metrics: Metrics, apiPrefix: string): onRequestHookHandler {
-  const api = new RegExp(`^${apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|\\?|$)`, 'i');
   return (request, reply, done) => {
     const started = process.hrtime.bigint();
     const response = reply.raw;
     response.once('finish', () => {
-      const route = api.test(request.url)
+      const route = isApiPath(request.url, apiPrefix)
         ? ((request as GatedRequest).gatedRoute?.path ?? `${apiPrefix}/(unmatched)`)
         : '(app)';
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,4 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
+import { isApiPath } from '../common/api-path.js';
 
 /**
  * The API answers that hold no user's or patient's data: liveness, the client's settings, the
@@ -15,11 +16,9 @@ const SHAREABLE = /^\/(health(\/.*)?|config|openapi\.json|docs(\/.*)?|push\/vapi
  * which no-store does not forbid; only the browser's HTTP cache is bypassed.
  */
 export function noStoreApiAnswers(apiPrefix: string): onRequestHookHandler {
-  const prefix = apiPrefix.toLowerCase();
   return (request, reply, done) => {
-    const path = request.url.split('?', 1)[0].toLowerCase();
-    if (path === prefix || path.startsWith(`${prefix}/`)) {
-      const rest = path.slice(prefix.length);
+    if (isApiPath(request.url, apiPrefix)) {
+      const rest = request.url.split('?', 1)[0].toLowerCase().slice(apiPrefix.length);
       // On the raw answer: a route's own header (set on the reply) still wins, and a streamed answer keeps it.
       if (!SHAREABLE.test(rest)) reply.raw.setHeader('Cache-Control', 'no-store');
     }

@@ -1,5 +1,6 @@
 import type { onRequestHookHandler } from 'fastify';
 import helmet from 'helmet';
+import { isApiPath } from '../common/api-path.js';
 
 /**
  * What the app's pages may load: its own scripts, styles and API; images it draws (QR codes as
@@ -58,15 +59,13 @@ export function securityHeaders(options: {
     useDefaults: false,
     directives: API_CONTENT_SECURITY_POLICY,
   });
-  const api = new RegExp(`^${options.apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(/|\\?|$)`, 'i');
   // helmet writes on the raw answer, so its headers also reach answers streamed from it (SSE).
   return (request, reply, done) => {
     const response = reply.raw;
     response.setHeader('Permissions-Policy', PERMISSIONS_POLICY);
     if (request.protocol === 'https' || options.secureCookies)
       response.setHeader('Strict-Transport-Security', HSTS);
-    common(request.raw, response, () =>
-      (api.test(request.url) ? apiPolicy : appPolicy)(request.raw, response, () => done()),
-    );
+    const policy = isApiPath(request.url, options.apiPrefix) ? apiPolicy : appPolicy;
+    common(request.raw, response, () => policy(request.raw, response, () => done()));
   };
 }

@@ -5,6 +5,7 @@ import { HTTP_SECURITY_TEXTS } from '@alignerflow/domain';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { attachSession, SESSION_COOKIE, sessionToken } from '../sessions/session-token.js';
 import { hashToken, SessionsService } from '../sessions/sessions.service.js';
+import { isApiPath } from '../common/api-path.js';
 import { IS_PUBLIC, type AuthenticatedRequest } from '../common/current-actor.js';
 
 /** The endpoint an API request will reach, as the gate found it before anything else ran. */
@@ -86,19 +87,16 @@ export class SessionGate {
         .filter((route) => route.isPublic)
         .map((route) => routeKey(route.method, route.path)),
     );
-    const api = apiPrefix.toLowerCase();
-    const underApi = (pattern: string) => {
-      const lower = pattern.toLowerCase();
-      return lower === api || lower.startsWith(`${api}/`);
-    };
     return (request, reply, done) => {
       const gated = request as GatedRequest;
       const { url, method } = request.routeOptions;
       // The app's wildcard (the PWA's pages) and Fastify's 404 are no endpoint of the API.
-      if (url !== undefined && underApi(url) && !url.endsWith('*')) {
-        const routeMethod = method === 'HEAD' && !publicRoutes.has(routeKey('HEAD', url)) ? 'GET' : method;
+      if (url !== undefined && isApiPath(url, apiPrefix) && !url.endsWith('*')) {
+        // Fastify answers HEAD through the route it adds beside each GET (the app declares none for
+        // HEAD), so a HEAD request is let through exactly when its GET would be.
+        const routeMethod = method === 'HEAD' ? 'GET' : method;
         gated.gatedRoute = { path: url, isPublic: publicRoutes.has(routeKey(String(routeMethod), url)) };
-      } else if (!isApiPath(request.url, api)) return done();
+      } else if (!isApiPath(request.url, apiPrefix)) return done();
       this.resolveSession(gated).then(() => {
         if (gated.actor || gated.gatedRoute?.isPublic) return done();
         refuseUnread(reply, 401, HTTP_SECURITY_TEXTS.notSignedIn);
@@ -130,10 +128,4 @@ function joinPath(...parts: string[]): string {
 
 function routeKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.toLowerCase().replace(/\/+$/, '')}`;
-}
-
-/** Whether the request's path (its URL without the query) is the API prefix or under it, in any letter case. */
-export function isApiPath(url: string, apiPrefix: string): boolean {
-  const path = url.split('?', 1)[0].toLowerCase();
-  return path === apiPrefix || path.startsWith(`${apiPrefix}/`);
 }

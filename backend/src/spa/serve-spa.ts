@@ -2,7 +2,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { isApiPath } from '../security/session-gate.js';
+import { isApiPath } from '../common/api-path.js';
 
 /**
  * The API process also serves the built PWA under the base path; any other GET under it that is
@@ -22,7 +22,7 @@ export async function serveSpa(instance: FastifyInstance, basePath: string, dist
   await instance.register(fastifyStatic, { root: distDir, serve: false, cacheControl: false });
   instance.get(`${basePath}*`, (request, reply) => {
     // An API path that names no endpoint: Nest's 404.
-    if (isApiPath(request.url, apiPrefix.toLowerCase())) return reply.callNotFound();
+    if (isApiPath(request.url, apiPrefix)) return reply.callNotFound();
     let name: string;
     try {
       name = decodeURIComponent(request.url.split('?', 1)[0].slice(basePath.length));
