@@ -1,12 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { buildBackend, startApiProcess, type ApiProcess } from '../test/support/app-process';
 import { createTestDatabase } from '../test/support/database';
+import { leanClient } from './support/lean-http-client';
 import { load, summarise, thousands, cpuSeconds } from './support/load';
 import { closePausesWindow, cpuProfileSummary, sampleWaitEvents } from './support/profiles';
 import { recordFigure } from './support/report';
@@ -17,8 +17,9 @@ import { recordFigure } from './support/report';
  *
  * Topology, as production runs it: API processes built and started as `node backend/dist/main.js`
  * (PROCESS_ROLE=api, the production pool size of 20), PostgreSQL and this process (the clients:
- * node:http with keep-alive connections) on the same 2-core machine. The clients add notes to 320
- * cases in turn: one command = load the case, decide, append, project, answer the whole case.
+ * keep-alive connections of bench/support/lean-http-client.ts) on the same 2-core machine. The
+ * clients add notes to 320 cases in turn: one command = load the case, decide, append, project,
+ * answer the whole case.
  * First one API process at 32 clients in a closed loop (its peak), then two API processes with the
  * 32 clients split between them; then, on the faster of the two setups, an open loop: requests
  * sent evenly paced at half that peak whether or not earlier ones were answered, each latency
@@ -159,10 +160,9 @@ async function httpFloor(
         clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / result.count,
       };
     };
-    // poster puts the URL's path ('/') before the route's.
-    const post = poster(`http://127.0.0.1:${port}`, 'none', clients);
+    const { post } = leanClient(`http://127.0.0.1:${port}`, 'none', clients);
     const closed = await measure(() => load(seconds, clients, () => post('x', { text: 'bench' })));
-    const openPost = poster(`http://127.0.0.1:${port}`, 'none', 256);
+    const { post: openPost } = leanClient(`http://127.0.0.1:${port}`, 'none', 256);
     const half = await measure(() =>
       openLoop(seconds, closed.perSecond / 2, () => openPost('x', { text: 'bench' })),
     );
@@ -174,45 +174,6 @@ async function httpFloor(
   } finally {
     child.kill();
   }
-}
-
-/** A lean client of one API process: keep-alive connections, the answer read and checked (GET without a body). */
-function poster(api: string, token: string, sockets: number) {
-  // Idle sockets are closed here before the server's keep-alive timeout (5 s) closes them: a request
-  // sent on a socket the server is closing at that moment fails with ECONNRESET.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, timeout: 4000 });
-  const { hostname, port, pathname } = new URL(api);
-  return (path: string, body?: unknown) =>
-    new Promise<unknown>((resolve, reject) => {
-      const payload = body === undefined ? '' : JSON.stringify(body);
-      const request = http.request(
-        {
-          agent,
-          hostname,
-          port,
-          method: body === undefined ? 'GET' : 'POST',
-          path: `${pathname}${path}`,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(body === undefined
-              ? {}
-              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
-          },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
-            if (response.statusCode! >= 300) reject(new Error(`${path}: ${response.statusCode} ${text}`));
-            else resolve(JSON.parse(text));
-          });
-          response.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(payload);
-    });
 }
 
 describe('command benchmarks', () => {
@@ -261,7 +222,9 @@ describe('command benchmarks', () => {
    */
   async function notes(targets: ApiProcess[], cases: string[], clients: number, perSecond?: number) {
     const posts = await Promise.all(
-      targets.map(async (api) => poster(api.api, (await api.login('rep')).token!, perSecond ? 256 : clients)),
+      targets.map(
+        async (api) => leanClient(api.api, (await api.login('rep')).token!, perSecond ? 256 : clients).post,
+      ),
     );
     const pids = targets.map((api) => api.child.pid!);
     const cpuBefore = pids.map(cpuSeconds);
@@ -361,12 +324,12 @@ describe('command benchmarks', () => {
     apis[0].child.kill('SIGUSR2');
 
     // A lone client, one request at a time, on API A: a note beside the cheapest signed-in read.
-    const lonePost = poster(apis[0].api, (await apis[0].login('rep')).token!, 1);
+    const lone = leanClient(apis[0].api, (await apis[0].login('rep')).token!, 1);
     let loneSent = 0;
     const loneNote = await load(SECONDS, 1, () =>
-      lonePost(`/cases/${cases[loneSent++ % cases.length]}/notes`, { text: 'bench' }),
+      lone.post(`/cases/${cases[loneSent++ % cases.length]}/notes`, { text: 'bench' }),
     );
-    const loneMe = await load(SECONDS, 1, () => lonePost('/auth/me'));
+    const loneMe = await load(SECONDS, 1, () => lone.get('/auth/me'));
     const loneRatio = loneNote.p50 / loneMe.p50;
     process.stdout.write(
       `[bench] lone client, load average ${loadavg()[0].toFixed(1)}: note p50 ${loneNote.p50} ms, ` +
