@@ -76,7 +76,10 @@ describe('GET /api/metrics', () => {
     });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    const appendsBefore = sample((await scrape()).text, 'alignerflow_append_batch_size_sum') ?? 0;
+    const before = (await scrape()).text;
+    const appendsBefore = sample(before, 'alignerflow_append_batch_size_sum') ?? 0;
+    const waitsBefore = sample(before, 'alignerflow_append_wait_seconds_count') ?? 0;
+    const flushesBefore = sample(before, 'alignerflow_append_flush_seconds_count') ?? 0;
     expect((await manager.post(`/cases/${id}/notes`, { text: 'one' })).status).toBe(201);
     expect((await manager.post(`/cases/${id}/notes`, { text: 'two' })).status).toBe(201);
     // Pending Approval cannot advance: a workflow rule, 409.
@@ -99,6 +102,9 @@ describe('GET /api/metrics', () => {
     expect(text).not.toMatch(/alignerflow_commands_total\{type="(Get|List)/);
     // Each note went out in a flush of the group commit.
     expect(sample(text, 'alignerflow_append_batch_size_sum')! - appendsBefore).toBe(2);
+    // One after another: two flushes, each timed, and each note's wait for its flush.
+    expect(sample(text, 'alignerflow_append_flush_seconds_count')! - flushesBefore).toBe(2);
+    expect(sample(text, 'alignerflow_append_wait_seconds_count')! - waitsBefore).toBe(2);
     expect(sample(text, 'alignerflow_login_failures_total')).toBe(5);
     expect(sample(text, 'alignerflow_login_throttles_total')).toBe(1);
     // The route pattern, never the raw URL.

@@ -82,7 +82,7 @@ export class CaseCommandService {
     this.appends = new GroupCommit(
       store,
       (events) => this.committed(events),
-      (appends) => this.emitter.emit(APPEND_FLUSHED, appends),
+      (flush) => this.emitter.emit(APPEND_FLUSHED, flush),
     );
   }
 

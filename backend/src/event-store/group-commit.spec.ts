@@ -5,7 +5,7 @@ import {
   type EventMetadata,
   type RecordedEvent,
 } from './event-store.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type AppendFlush } from './group-commit.js';
 import type { ReadModel } from './read-model.js';
 
 const metadata: EventMetadata = { actor: { username: 'tech', role: 'Technician' }, correlationId: 'corr-g' };
@@ -102,7 +102,12 @@ describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
 
   it('sends appends that arrive during a flush together, each with its own answer', async () => {
     const flushes: RecordedEvent[][] = [];
-    const commit = new GroupCommit(store, (events) => flushes.push(events));
+    const reports: AppendFlush[] = [];
+    const commit = new GroupCommit(
+      store,
+      (events) => flushes.push(events),
+      (report) => reports.push(report),
+    );
     await store.append('g-batch-stale', 0, [note('there')], metadata);
     const appends = Array.from({ length: 20 }, (_, i) =>
       commit.append({ streamId: `g-batch-${i}`, expectedVersion: 0, events: [note(`n${i}`)], metadata }),
@@ -119,6 +124,15 @@ describe('group commit (EventStore.appendStreams, GroupCommit)', () => {
     // The first append went alone, at once; the others waited for it and went out as one.
     expect(flushes.map((events) => events.length)).toEqual([1, 19]);
     expect(new Set(flushes[1].map((e) => e.transactionId)).size).toBe(1);
+    // Each flush says what it carried (the stale append too) and how long each append waited:
+    // the first not at all, the others for the whole first flush.
+    expect(reports.map(({ appends, waitedSeconds }) => [appends, waitedSeconds.length])).toEqual([
+      [1, 1],
+      [20, 20],
+    ]);
+    expect(reports.every(({ seconds }) => seconds > 0)).toBe(true);
+    const [lone] = reports[0].waitedSeconds;
+    expect(reports[1].waitedSeconds.every((waited) => waited > lone)).toBe(true);
     for (let i = 0; i < 20; i++) expect(await streamOf(`g-batch-${i}`)).toEqual([`n${i}`]);
     expect(await streamOf('g-batch-stale')).toEqual(['there']);
   });

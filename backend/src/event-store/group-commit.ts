@@ -5,14 +5,29 @@ import {
   type StreamAppend,
 } from './event-store.js';
 
-/** Emitted (EventEmitter2) with the number of appends each flush sent in one statement. */
+/** Emitted (EventEmitter2) with each flush's AppendFlush. */
 export const APPEND_FLUSHED = 'event-store.append-flushed';
+
+/**
+ * One flush as it went: what an answer slower than its neighbours spent waiting, either for the
+ * flush in flight before its own to return, or for its own statement.
+ */
+export interface AppendFlush {
+  /** Appends the statement carried. */
+  appends: number;
+  /** From the statement's start to its answer, read by this process. */
+  seconds: number;
+  /** Each append's wait, from its arrival to its flush's start. */
+  waitedSeconds: number[];
+}
 
 /** Events per flush at most: EventStore.appendStreams takes this many in one statement. */
 const MAX_EVENTS_PER_FLUSH = 1000;
 
 type Waiting = {
   append: StreamAppend;
+  /** performance.now() at its arrival. */
+  arrived: number;
   resolve: (events: RecordedEvent[]) => void;
   reject: (error: unknown) => void;
 };
@@ -32,17 +47,17 @@ export class GroupCommit {
 
   /**
    * `committed` hears each flush's events before any of their appends' callers resume; `flushed`
-   * hears how many appends each statement carried.
+   * hears how each statement went.
    */
   constructor(
     private readonly store: EventStore,
     private readonly committed: (events: RecordedEvent[]) => void,
-    private readonly flushed: (appends: number) => void = () => undefined,
+    private readonly flushed: (flush: AppendFlush) => void = () => undefined,
   ) {}
 
   append(append: StreamAppend): Promise<RecordedEvent[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ append, resolve, reject });
+      this.queue.push({ append, arrived: performance.now(), resolve, reject });
       if (!this.flushing) void this.flushAll();
     });
   }
@@ -63,6 +78,7 @@ export class GroupCommit {
 
   /** One statement for `batch` (batch.length: this flush's batch size). */
   private async flush(batch: Waiting[]): Promise<void> {
+    const started = performance.now();
     let results: (RecordedEvent[] | WrongExpectedVersionError)[];
     try {
       results = await this.store.appendStreams(batch.map(({ append }) => append));
@@ -72,7 +88,11 @@ export class GroupCommit {
       else for (const one of batch) await this.flush([one]);
       return;
     }
-    this.flushed(batch.length);
+    this.flushed({
+      appends: batch.length,
+      seconds: (performance.now() - started) / 1000,
+      waitedSeconds: batch.map(({ arrived }) => (started - arrived) / 1000),
+    });
     // Settled first: their callers resume only after this synchronous code, committed's included.
     results.forEach((result, i) =>
       result instanceof WrongExpectedVersionError ? batch[i].reject(result) : batch[i].resolve(result),

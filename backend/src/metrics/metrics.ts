@@ -3,13 +3,16 @@ import { ModuleRef } from '@nestjs/core';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { APPEND_FLUSHED } from '../event-store/group-commit.js';
+import { APPEND_FLUSHED, type AppendFlush } from '../event-store/group-commit.js';
 import { LiveStreamService } from '../live/live-stream.service.js';
 import { LogTailer } from '../live/log-tailer.service.js';
 import { DISPATCHER_CHECKPOINT } from '../notifications/notification-dispatcher.js';
 import { NOTIFICATION_QUEUE, type NotificationQueue } from '../notifications/queue/notification-queue.js';
 
 export type CommandOutcome = 'ok' | 'rejected' | 'conflict' | 'error';
+
+/** From a lone flush on an idle server to one held up by a stall: the half-load target is 25 ms. */
+const APPEND_TIME_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /**
  * Every series this process exposes, in its own registry (one per application, so that several
@@ -39,6 +42,20 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
     name: 'alignerflow_append_batch_size',
     help: 'Commands appended together in one flush of the event store.',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+    registers: [this.registry],
+  });
+
+  readonly appendFlushSeconds = new Histogram({
+    name: 'alignerflow_append_flush_seconds',
+    help: 'One flush of the event store: its statement, from sent to its answer read.',
+    buckets: APPEND_TIME_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly appendWaitSeconds = new Histogram({
+    name: 'alignerflow_append_wait_seconds',
+    help: 'Each append, from its arrival to the start of the flush that carried it (the flush before it in flight).',
+    buckets: APPEND_TIME_BUCKETS,
     registers: [this.registry],
   });
 
@@ -100,7 +117,11 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  private readonly flushed = (appends: number) => this.appendBatchSize.observe(appends);
+  private readonly flushed = ({ appends, seconds, waitedSeconds }: AppendFlush) => {
+    this.appendBatchSize.observe(appends);
+    this.appendFlushSeconds.observe(seconds);
+    for (const waited of waitedSeconds) this.appendWaitSeconds.observe(waited);
+  };
 
   onModuleInit(): void {
     find<EventEmitter2>(this.moduleRef, EventEmitter2)?.on(APPEND_FLUSHED, this.flushed);
