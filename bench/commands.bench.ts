@@ -48,29 +48,44 @@ const BENCH = 'bench/commands.bench.ts';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const METRICS_TOKEN = `bench-metrics-${process.pid}-token`;
 
+/** Cumulative counts per bucket's upper bound in seconds (+Inf: all). */
+type Buckets = Map<number, number>;
+
 /**
- * The notes API A answered so far by how long they took inside it (its own
- * http_request_duration_seconds: from the request's first byte read to the answer's last byte
- * sent), as cumulative counts per bucket's upper bound in seconds.
+ * API A's own timings so far (its /metrics histograms): how long the notes took inside it
+ * (http_request_duration_seconds: from the request's first byte read to the answer's last byte
+ * sent), how long each append waited for the flush before its own, how long each flush took.
  */
-async function serverNoteTimes(api: ApiProcess): Promise<Map<number, number>> {
+async function apiTimings(api: ApiProcess): Promise<{ notes: Buckets; waits: Buckets; flushes: Buckets }> {
   const answer = await fetch(`${api.api}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await answer.text();
   if (!answer.ok) throw new Error(`GET /metrics: ${answer.status} ${text}`);
-  const counts = new Map<number, number>();
+  const timings: { notes: Buckets; waits: Buckets; flushes: Buckets } = {
+    notes: new Map(),
+    waits: new Map(),
+    flushes: new Map(),
+  };
+  const isNote = (labels: string) =>
+    labels.includes('route="/api/cases/:id/notes"') && labels.includes('method="POST"');
+  const series: [RegExp, Buckets, (labels: string) => boolean][] = [
+    [/^http_request_duration_seconds_bucket\{(.*)\} (\d+)$/, timings.notes, isNote],
+    [/^alignerflow_append_wait_seconds_bucket\{(.*)\} (\d+)$/, timings.waits, () => true],
+    [/^alignerflow_append_flush_seconds_bucket\{(.*)\} (\d+)$/, timings.flushes, () => true],
+  ];
   for (const line of text.split('\n')) {
-    const match = /^http_request_duration_seconds_bucket\{(.*)\} (\d+)$/.exec(line);
-    if (!match || !match[1].includes('route="/api/cases/:id/notes"') || !match[1].includes('method="POST"'))
-      continue;
-    const bound = /le="([^"]+)"/.exec(match[1])![1];
-    const le = bound === '+Inf' ? Infinity : Number(bound);
-    counts.set(le, (counts.get(le) ?? 0) + Number(match[2]));
+    for (const [pattern, counts, wanted] of series) {
+      const match = pattern.exec(line);
+      if (!match || !wanted(match[1])) continue;
+      const bound = /le="([^"]+)"/.exec(match[1])![1];
+      const le = bound === '+Inf' ? Infinity : Number(bound);
+      counts.set(le, (counts.get(le) ?? 0) + Number(match[2]));
+    }
   }
-  return counts;
+  return timings;
 }
 
-/** Of the notes answered between two readings, the share that took longer than `seconds` inside the API. */
-function shareOver(before: Map<number, number>, after: Map<number, number>, seconds: number): number {
+/** Of what was counted between two readings, the share that took longer than `seconds`. */
+function shareOver(before: Buckets, after: Buckets, seconds: number): number {
   const delta = (le: number) => (after.get(le) ?? 0) - (before.get(le) ?? 0);
   const all = delta(Infinity);
   return all === 0 ? 0 : (all - delta(seconds)) / all;
@@ -307,16 +322,19 @@ describe('command benchmarks', () => {
     // A's pauses counted (garbage collection, event loop delay) and PostgreSQL's sessions sampled.
     apis[0].child.kill('SIGWINCH');
     const halfWaits = sampleWaitEvents(database!.url);
-    const serverBefore = await serverNoteTimes(apis[0]);
+    const serverBefore = await apiTimings(apis[0]);
     const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
-    const serverAfter = await serverNoteTimes(apis[0]);
+    const serverAfter = await apiTimings(apis[0]);
     const halfWaitEvents = await halfWaits();
     const halfPauses = await closePausesWindow(apis[0].child, profileFile);
     // Against the clients' own count of answers over 25 ms: what the time outside the API's
     // request handling (its event loop's queue, the sockets, the clients' process) adds.
     const clientShareOver25 = half.over25 / half.count;
-    const serverShareOver25 = shareOver(serverBefore, serverAfter, 0.025);
-    const serverShareOver10 = shareOver(serverBefore, serverAfter, 0.01);
+    const serverShareOver25 = shareOver(serverBefore.notes, serverAfter.notes, 0.025);
+    const serverShareOver10 = shareOver(serverBefore.notes, serverAfter.notes, 0.01);
+    // Where the answers over 10 ms inside the API waited: behind a flush, or in their own.
+    const waitedOver10 = shareOver(serverBefore.waits, serverAfter.waits, 0.01);
+    const flushesOver10 = shareOver(serverBefore.flushes, serverAfter.flushes, 0.01);
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}: ${describeRun(half)}\n`);
     // Then the same open loop profiled: where API A's CPU goes while the tail forms.
     apis[0].child.kill('SIGUSR2');
@@ -381,6 +399,8 @@ describe('command benchmarks', () => {
       measured:
         `${describeRun(half)}; over 25 ms: ${percent(clientShareOver25)} of answers as the clients timed them, ` +
         `${percent(serverShareOver25)} as API A timed them inside (over 10 ms: ${percent(serverShareOver10)}); ` +
+        `inside API A, ${percent(waitedOver10)} of the appends waited over 10 ms for the flush before theirs, ` +
+        `and ${percent(flushesOver10)} of the flushes took over 10 ms; ` +
         `${percent(half.lateSends / half.count)} sent over 5 ms late by the clients' own process; ` +
         `unprofiled, API A's pauses ${halfPauses}`,
       target: '≤ 25 ms',
