@@ -332,7 +332,7 @@ describe('command benchmarks', () => {
     const clientShareOver25 = half.over25 / half.count;
     const serverShareOver25 = shareOver(serverBefore.notes, serverAfter.notes, 0.025);
     const serverShareOver10 = shareOver(serverBefore.notes, serverAfter.notes, 0.01);
-    // Where the answers over 10 ms inside the API waited: behind a flush, or in their own.
+    // Of all appends, those that waited long for the flush before theirs; of all flushes, the long ones.
     const waitedOver10 = shareOver(serverBefore.waits, serverAfter.waits, 0.01);
     const flushesOver10 = shareOver(serverBefore.flushes, serverAfter.flushes, 0.01);
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}: ${describeRun(half)}\n`);

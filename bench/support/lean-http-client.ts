@@ -37,7 +37,14 @@ class Connection {
     this.socket = net.connect({ host, port, noDelay: true });
     this.socket.on('data', (chunk: Buffer) => {
       this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
-      const answer = this.current && frame(this.buffered);
+      let answer: ReturnType<typeof frame>;
+      try {
+        answer = this.current && frame(this.buffered);
+      } catch (error) {
+        fail(error as Error);
+        this.socket.destroy();
+        return;
+      }
       if (!answer) return;
       this.buffered = this.buffered.subarray(answer.length);
       const { resolve } = this.current!;
@@ -52,6 +59,9 @@ class Connection {
       this.current?.reject(error);
       this.current = undefined;
     };
+    // The server's end of the connection (its keep-alive timeout) comes before the socket closes:
+    // from then on nothing is sent on it.
+    this.socket.on('end', () => (this.closed = true));
     this.socket.on('error', fail);
     this.socket.on('close', () => fail(new Error('the server closed the connection')));
   }
@@ -84,6 +94,7 @@ function frame(data: Buffer): { status: number; body: Buffer; length: number; cl
     const lineEnd = data.indexOf('\r\n', at);
     if (lineEnd < 0) return undefined;
     const size = parseInt(data.toString('latin1', at, lineEnd), 16);
+    if (!Number.isFinite(size)) throw new Error(`not a chunk size: ${data.toString('latin1', at, lineEnd)}`);
     const end = lineEnd + 2 + size + 2;
     if (data.length < end) return undefined;
     if (size === 0) return { status, body: Buffer.concat(chunks), length: end, close };
