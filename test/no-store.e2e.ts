@@ -44,6 +44,18 @@ describe('Cache-Control: no-store on the API', () => {
     expect(login.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('marks a case reached through an escaped path as the plain one', async () => {
+    const plain = await admin.get('/cases/CA-2024-077');
+    const escaped = await fetch(new URL('/%61pi/cases/CA-2024-077', admin.apiUrl), {
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    // The router decodes the escape: the same endpoint, the same case, the API's headers.
+    expect(escaped.status).toBe(200);
+    expect((await escaped.json()).id).toBe('CA-2024-077');
+    expect(escaped.headers.get('cache-control')).toBe('no-store');
+    expect(escaped.headers.get('content-security-policy')).toBe(plain.headers.get('content-security-policy'));
+  });
+
   it('keeps the list conditional: the app revalidates its own copy with If-None-Match', async () => {
     const first = await admin.get('/cases');
     const tag = first.headers.get('etag');

@@ -11,6 +11,15 @@ describe('isApiPath: whether a request is an API call, as the router sees paths'
     expect(isApiPath('/lab/api/cases', '/Lab/api')).toBe(true);
   });
 
+  it('decodes escapes as the router does, so an escaped prefix still counts as the API', () => {
+    expect(isApiPath('/%61pi/cases/1', '/api')).toBe(true);
+    expect(isApiPath('/%41PI', '/api')).toBe(true);
+    expect(isApiPath('/%61pix', '/api')).toBe(false);
+    // An escape that does not decode leaves the path as it is.
+    expect(isApiPath('/api/%E0%A4%A', '/api')).toBe(true);
+    expect(isApiPath('/%E0%A4%A/api', '/api')).toBe(false);
+  });
+
   it('leaves out the app: a longer name, a path before the prefix, the prefix only in the query', () => {
     for (const url of ['/', '/apix', '/apis/cases', '/app/api', '/?next=/api', '/api#x'])
       expect(isApiPath(url, '/api')).toBe(false);
