@@ -15,7 +15,10 @@ export const APPEND_FLUSHED = 'event-store.append-flushed';
 export interface AppendFlush {
   /** Appends the statement carried. */
   appends: number;
-  /** From the statement's start to its answer, read by this process. */
+  /**
+   * The whole of EventStore.appendStreams: the events sealed and put in parameters, a pooled
+   * connection, the statement and its commit, the answer decoded.
+   */
   seconds: number;
   /** Each append's wait, from its arrival to its flush's start. */
   waitedSeconds: number[];
@@ -88,18 +91,19 @@ export class GroupCommit {
       else for (const one of batch) await this.flush([one]);
       return;
     }
-    this.flushed({
-      appends: batch.length,
-      seconds: (performance.now() - started) / 1000,
-      waitedSeconds: batch.map(({ arrived }) => (started - arrived) / 1000),
-    });
-    // Settled first: their callers resume only after this synchronous code, committed's included.
+    const seconds = (performance.now() - started) / 1000;
+    // Settled first: their callers resume only after this synchronous code, the listeners' included.
     results.forEach((result, i) =>
       result instanceof WrongExpectedVersionError ? batch[i].reject(result) : batch[i].resolve(result),
     );
     const events = results.flatMap((result) => (result instanceof WrongExpectedVersionError ? [] : result));
     try {
       if (events.length) this.committed(events);
+      this.flushed({
+        appends: batch.length,
+        seconds,
+        waitedSeconds: batch.map(({ arrived }) => (started - arrived) / 1000),
+      });
     } catch (error) {
       // The appends are committed and answered whatever a listener does: its failure is its own.
       process.emitWarning(error as Error);

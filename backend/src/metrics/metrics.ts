@@ -11,7 +11,7 @@ import { NOTIFICATION_QUEUE, type NotificationQueue } from '../notifications/que
 
 export type CommandOutcome = 'ok' | 'rejected' | 'conflict' | 'error';
 
-/** From a lone flush on an idle server to one held up by a stall: the half-load target is 25 ms. */
+/** From a lone flush on an idle server to one held up by a stall, around the half-load target (docs/performance.md). */
 const APPEND_TIME_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /**
@@ -47,7 +47,7 @@ export class Metrics implements OnModuleInit, OnModuleDestroy {
 
   readonly appendFlushSeconds = new Histogram({
     name: 'alignerflow_append_flush_seconds',
-    help: 'One flush of the event store: its statement, from sent to its answer read.',
+    help: 'One flush of the event store: its appends sealed, a pooled connection, the statement and its commit, the answer decoded.',
     buckets: APPEND_TIME_BUCKETS,
     registers: [this.registry],
   });
