@@ -135,6 +135,7 @@ export class CaseCommandService {
       const original = this.appendOf(state, events, actor, options, now);
       const fresh = this.appendOf(null, [created], actor, options, now);
       try {
+        await this.store.prepareToAppend([original.append, fresh.append]);
         const recorded = await withTransaction(this.dataSource, async (runner) => {
           await options.beforeAppend?.(runner);
           const results = await this.store.appendStreams([original.append, fresh.append], runner);
@@ -260,6 +261,7 @@ export class CaseCommandService {
 
   /** A creation's reservation of its id and claim of its uploads commit with its events, or nothing does. */
   private async appendWithSideWrites(append: StreamAppend, beforeAppend: SideWrites): Promise<void> {
+    await this.store.prepareToAppend([append]);
     const events = await withTransaction(this.dataSource, async (runner) => {
       await beforeAppend(runner);
       const [result] = await this.store.appendStreams([append], runner);

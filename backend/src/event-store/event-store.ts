@@ -94,6 +94,17 @@ export class EventStore {
     return kept;
   }
 
+  /**
+   * Makes or loads the keys `appends` will be sealed with, for a caller about to append them in a
+   * transaction of its own: call it before the transaction opens. A key is made on a pooled
+   * connection of its own (it must exist whatever becomes of the append), so inside the
+   * transaction it would wait for a second connection while holding the first, and as many
+   * transactions as the pool has connections would wait for each other for ever.
+   */
+  async prepareToAppend(appends: StreamAppend[]): Promise<void> {
+    await this.cipher?.prepare(appends);
+  }
+
   private async appendStreamsAsStored(
     appends: StreamAppend[],
     queryRunner?: QueryRunner,

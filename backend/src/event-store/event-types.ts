@@ -90,5 +90,7 @@ export interface StreamAppend {
  */
 export interface EventCipher {
   seal(appends: StreamAppend[]): Promise<StreamAppend[]>;
+  /** Makes or loads now the keys that `seal` will need for `appends`. */
+  prepare(appends: StreamAppend[]): Promise<void>;
   open(events: RecordedEvent[]): Promise<void>;
 }

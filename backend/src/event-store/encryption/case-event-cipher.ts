@@ -31,11 +31,7 @@ export class CaseEventCipher implements EventCipher {
   constructor(readonly keys: CaseKeys) {}
 
   async seal(appends: StreamAppend[]): Promise<StreamAppend[]> {
-    const cases = appends
-      .filter(
-        ({ streamId, events }) => caseOfStream(streamId) && events.some(({ type }) => SEALED_FIELDS[type]),
-      )
-      .map(({ streamId }) => caseOfStream(streamId)!);
+    const cases = casesToSeal(appends);
     if (!cases.length) return appends;
     const keys = await this.keys.keysFor(cases);
     return appends.map((append) => {
@@ -45,6 +41,11 @@ export class CaseEventCipher implements EventCipher {
         ? { ...append, events: append.events.map((event) => sealEvent(event, caseId, key)) }
         : append;
     });
+  }
+
+  async prepare(appends: StreamAppend[]): Promise<void> {
+    const cases = casesToSeal(appends);
+    if (cases.length) await this.keys.keysFor(cases);
   }
 
   async open(events: RecordedEvent[]): Promise<void> {
@@ -166,4 +167,13 @@ export function openValue(sealed: string, kind: SealedKind, caseId: string, key:
     // Sealed under a key that is no more (the case was erased, then written to again).
     return erasedValue(kind);
   }
+}
+
+/** The cases whose keys sealing `appends` needs: those with an event that holds patient data. */
+function casesToSeal(appends: StreamAppend[]): string[] {
+  return appends
+    .filter(
+      ({ streamId, events }) => caseOfStream(streamId) && events.some(({ type }) => SEALED_FIELDS[type]),
+    )
+    .map(({ streamId }) => caseOfStream(streamId)!);
 }
