@@ -73,4 +73,20 @@ describe('Cache-Control: no-store on the API', () => {
     const asset = await lab.anonymous.get('/docs/swagger-ui.css');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=86400');
   });
+
+  it('leaves a shareable answer reached through an escaped path as cacheable as the plain one', async () => {
+    for (const [plainPath, escapedPath] of [
+      ['/health', '/%68ealth'],
+      ['/config', '/C%6Fnfig'],
+    ]) {
+      const plain = await lab.anonymous.get(plainPath);
+      const escaped = await lab.anonymous.get(escapedPath);
+      // The router decodes the escape and ignores letter case: the same endpoint, the same headers.
+      expect([escapedPath, escaped.status, escaped.body]).toEqual([escapedPath, 200, plain.body]);
+      expect([escapedPath, escaped.headers.get('cache-control')]).toEqual([
+        escapedPath,
+        plain.headers.get('cache-control'),
+      ]);
+    }
+  });
 });

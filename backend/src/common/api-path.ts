@@ -7,9 +7,20 @@
  * and its content security policy.
  */
 export function isApiPath(url: string, apiPrefix: string): boolean {
+  return pathAfterApiPrefix(url, apiPrefix) !== null;
+}
+
+/**
+ * The path a request's URL asks for under the API prefix, read as `isApiPath` reads it (query
+ * dropped, escapes decoded, lower-cased): `''` for the prefix itself, `'/health'` for
+ * `/api/%68ealth?x=1`; null when the URL is not under the prefix. A hook that tells API routes
+ * apart reads the route from here, so that an escaped path gets what the plain one gets.
+ */
+export function pathAfterApiPrefix(url: string, apiPrefix: string): string | null {
   const path = decoded(url.split('?', 1)[0]).toLowerCase();
   const prefix = apiPrefix.toLowerCase();
-  return path === prefix || path.startsWith(`${prefix}/`);
+  if (path === prefix || path.startsWith(`${prefix}/`)) return path.slice(prefix.length);
+  return null;
 }
 
 /** `path` with its %XX escapes decoded; as it is when they do not decode (the router answers 400). */

@@ -1,5 +1,5 @@
 import type { onRequestHookHandler } from 'fastify';
-import { isApiPath } from '../common/api-path.js';
+import { pathAfterApiPrefix } from '../common/api-path.js';
 
 /**
  * The API answers that hold no user's or patient's data: liveness, the client's settings, the
@@ -17,11 +17,10 @@ const SHAREABLE = /^\/(health(\/.*)?|config|openapi\.json|docs(\/.*)?|push\/vapi
  */
 export function noStoreApiAnswers(apiPrefix: string): onRequestHookHandler {
   return (request, reply, done) => {
-    if (isApiPath(request.url, apiPrefix)) {
-      const rest = request.url.split('?', 1)[0].toLowerCase().slice(apiPrefix.length);
-      // On the raw answer: a route's own header (set on the reply) still wins, and a streamed answer keeps it.
-      if (!SHAREABLE.test(rest)) reply.raw.setHeader('Cache-Control', 'no-store');
-    }
+    const pathUnderPrefix = pathAfterApiPrefix(request.url, apiPrefix);
+    // On the raw answer: a route's own header (set on the reply) still wins, and a streamed answer keeps it.
+    if (pathUnderPrefix !== null && !SHAREABLE.test(pathUnderPrefix))
+      reply.raw.setHeader('Cache-Control', 'no-store');
     done();
   };
 }
