@@ -38,6 +38,14 @@ export function cpuSeconds(pid: number): number {
   return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/**
+ * The CPU seconds of the process's main thread alone (its JavaScript); the rest of cpuSeconds is
+ * its other threads': V8's optimising compiler and GC helpers, libuv's pool.
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  return statCpuSeconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+}
+
 /** The user + system CPU seconds of a /proc/<pid>/stat line (fields after the command's name). */
 function statCpuSeconds(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');

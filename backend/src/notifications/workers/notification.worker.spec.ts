@@ -159,6 +159,7 @@ describe.each(['in-process', 'bullmq'] as const)('notification worker (%s driver
       expect(received).toHaveLength(1);
       expect(received[0].payload).toEqual(sent.message);
       expect(received[0].topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      expect(received[0]).toMatchObject({ ttl: 24 * 3600, urgency: 'normal' });
       expect(received[0].vapid.sub).toBe('mailto:admin@example.com');
     }
     // Queued again (a replay) and even run again directly: the record says it is done.
