@@ -22,13 +22,12 @@ import type { ServerResponse } from 'node:http';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
 import { toCaseEvent } from '../cases/case-events.js';
-import { CaseImportService, type CaseImportReport } from './case-import.service.js';
+import { caseImportEvents, CaseImportService, type CaseImportReport } from './case-import.service.js';
 import { CaseViewProjection, WHOLE_CASE_SQL } from '../cases/projections/case-view.projection.js';
 import { DomainRejection } from '../common/domain-rejection.js';
 import { drained } from '../common/drained.js';
 import {
   EventStore,
-  withTransaction,
   WrongExpectedVersionError,
   type EventMetadata,
   type RecordedEvent,
@@ -56,7 +55,10 @@ export interface RestoreReport {
   checkMs: number;
   /** Plain passwords hashed (none when the file carries hashes). */
   hashMs: number;
-  /** The import transaction that committed, from BEGIN to COMMIT included. */
+  /**
+   * The import transaction that committed, from BEGIN to COMMIT included, and the making or
+   * loading of its cases' keys just before it.
+   */
   transactionMs: number;
   attempts: number;
   /** The cases' part of that transaction; its bulk append is `cases.appendMs`. */
@@ -147,6 +149,7 @@ export class BackupService {
     const users = await mapLimit(checked.value.users, HASHING_CONCURRENCY, withPasswordHash);
     const hashMs = performance.now() - hashStarted;
     const metadata: EventMetadata = { actor, correlationId };
+    const caseEvents = caseImportEvents(cases);
 
     let imported: { marker: RecordedEvent; cases: CaseImportReport } | undefined;
     let transactionMs = 0;
@@ -154,7 +157,7 @@ export class BackupService {
     for (; !imported; attempt++) {
       try {
         const started = performance.now();
-        imported = await withTransaction(this.dataSource, async (runner) => {
+        imported = await this.store.withTransactionFor(caseEvents, async (runner) => {
           const done = await this.importAll(runner, users, cases, actor, metadata);
           await this.materialsBackup.restore(runner, materials.value, metadata);
           await this.billing.restore(runner, billing, actor, metadata);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { caseStreamId, type Actor, type Case } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
-import { EventStore } from '../event-store/event-store.js';
+import { EventStore, type StreamEvents } from '../event-store/event-store.js';
 import {
   caseIdRows,
   caseRow,
@@ -19,6 +19,17 @@ export interface CaseImportReport {
   appendMs: number;
   /** Wall time of the whole import: version read, append, positions, read-model rows. */
   totalMs: number;
+}
+
+/**
+ * The events an import of `cases` appends, one CaseImported per case: known before the import's
+ * transaction opens, so that it opens with their keys made (EventStore.withTransactionFor).
+ */
+export function caseImportEvents(cases: Omit<Case, 'version'>[]): StreamEvents[] {
+  return cases.map((imported) => ({
+    streamId: caseStreamId(imported.id),
+    events: [{ type: 'CaseImported', data: { case: imported } }],
+  }));
 }
 
 /**
@@ -43,7 +54,8 @@ export class CaseImportService {
   ): Promise<CaseImportReport> {
     const started = performance.now();
     if (!cases.length) return { events: 0, appendMs: 0, totalMs: 0 };
-    const streamIds = cases.map((imported) => caseStreamId(imported.id));
+    const imports = caseImportEvents(cases);
+    const streamIds = imports.map(({ streamId }) => streamId);
     const versions: { stream_id: string; version: number }[] = await runner.query(
       `SELECT stream_id, max(stream_version) AS version FROM events
         WHERE stream_id = ANY($1::text[]) GROUP BY stream_id`,
@@ -53,11 +65,7 @@ export class CaseImportService {
     const expected = streamIds.map((streamId) => versionOf.get(streamId) ?? 0);
     const appendStarted = performance.now();
     const events = await this.store.appendMany(
-      cases.map((imported, index) => ({
-        streamId: streamIds[index],
-        expectedVersion: expected[index],
-        events: [{ type: 'CaseImported', data: { case: imported } }],
-      })),
+      imports.map((entry, index) => ({ ...entry, expectedVersion: expected[index] })),
       { actor, correlationId },
       runner,
     );

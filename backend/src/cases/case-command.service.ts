@@ -15,11 +15,10 @@ import {
   type CaseEventData,
   type ReorderInput,
 } from '@alignerflow/domain';
-import { DataSource, type QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import { DomainRejection } from '../common/domain-rejection.js';
 import {
   EventStore,
-  withTransaction,
   WrongExpectedVersionError,
   type NewEvent,
   type RecordedEvent,
@@ -74,7 +73,6 @@ export class CaseCommandService {
   private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly store: EventStore,
     private readonly projection: CaseViewProjection,
     private readonly emitter: EventEmitter2,
@@ -135,10 +133,10 @@ export class CaseCommandService {
       const original = this.appendOf(state, events, actor, options, now);
       const fresh = this.appendOf(null, [created], actor, options, now);
       try {
-        await this.store.prepareToAppend([original.append, fresh.append]);
-        const recorded = await withTransaction(this.dataSource, async (runner) => {
+        const appends = [original.append, fresh.append];
+        const recorded = await this.store.withTransactionFor(appends, async (runner) => {
           await options.beforeAppend?.(runner);
-          const results = await this.store.appendStreams([original.append, fresh.append], runner);
+          const results = await this.store.appendStreams(appends, runner);
           const stale = results.find((result) => result instanceof WrongExpectedVersionError);
           if (stale) throw stale;
           return (results as RecordedEvent[][]).flat();
@@ -261,8 +259,7 @@ export class CaseCommandService {
 
   /** A creation's reservation of its id and claim of its uploads commit with its events, or nothing does. */
   private async appendWithSideWrites(append: StreamAppend, beforeAppend: SideWrites): Promise<void> {
-    await this.store.prepareToAppend([append]);
-    const events = await withTransaction(this.dataSource, async (runner) => {
+    const events = await this.store.withTransactionFor([append], async (runner) => {
       await beforeAppend(runner);
       const [result] = await this.store.appendStreams([append], runner);
       if (result instanceof WrongExpectedVersionError) throw result;

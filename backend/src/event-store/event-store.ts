@@ -13,10 +13,12 @@ import {
   type NewEvent,
   type RecordedEvent,
   type StreamAppend,
+  type StreamEvents,
 } from './event-types.js';
 import { OwnCommits, ownRow, type OwnCommit } from './own-commits.js';
 import { schemaVersionOf, toRecordedEvent } from './stored-rows.js';
 import { readStream, readStreamsAfter } from './stream-read.js';
+import { withTransaction } from './transactions.js';
 
 export * from './event-types.js';
 export { writeRows, type ReadModel, type ReadModelColumn, type ReadModelRows } from './read-model.js';
@@ -95,14 +97,23 @@ export class EventStore {
   }
 
   /**
-   * Makes or loads the keys `appends` will be sealed with, for a caller about to append them in a
-   * transaction of its own: call it before the transaction opens. A key is made on a pooled
-   * connection of its own (it must exist whatever becomes of the append), so inside the
-   * transaction it would wait for a second connection while holding the first, and as many
-   * transactions as the pool has connections would wait for each other for ever.
+   * Runs `work` in a transaction (withTransaction) that appends `appends`' events, their keys made
+   * or loaded before it opens and held until it ends. A key is made on a pooled connection of its
+   * own (it must exist whatever becomes of the append), so inside the transaction it would wait
+   * for a second connection while holding the first, and as many transactions as the pool has
+   * connections would wait for each other for ever (test/case-creation-pool.e2e.ts,
+   * test/restore-pool.e2e.ts). The case commands' transactions and the restore's open here.
    */
-  async prepareToAppend(appends: StreamAppend[]): Promise<void> {
-    await this.cipher?.prepare(appends);
+  async withTransactionFor<T>(
+    appends: StreamEvents[],
+    work: (queryRunner: QueryRunner) => Promise<T>,
+  ): Promise<T> {
+    const release = await this.cipher?.prepare(appends);
+    try {
+      return await withTransaction(this.dataSource, work);
+    } finally {
+      release?.();
+    }
   }
 
   private async appendStreamsAsStored(
@@ -156,7 +167,10 @@ export class EventStore {
     return commits;
   }
 
-  /** The bulk import path: many streams in one transaction, one stale stream rejects all (bulk-append.ts). */
+  /**
+   * The bulk import path: many streams in one transaction, one stale stream rejects all
+   * (bulk-append.ts). In the caller's transaction, opened by withTransactionFor for these streams.
+   */
   appendMany(
     batch: { streamId: string; expectedVersion: number; events: NewEvent[] }[],
     metadata: EventMetadata,
@@ -165,7 +179,9 @@ export class EventStore {
     const cipher = this.cipher;
     // Sealed part by part, each part while the statement of the one before runs (bulk-append.ts).
     const seal = cipher && ((appends: StreamAppend[]) => cipher.seal(appends));
-    return appendMany(this.dataSource, batch, metadata, this.codec, queryRunner, seal);
+    const write = (runner: QueryRunner) =>
+      appendMany(this.dataSource, batch, metadata, this.codec, runner, seal);
+    return queryRunner ? write(queryRunner) : this.withTransactionFor(batch, write);
   }
 
   readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {

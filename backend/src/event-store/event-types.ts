@@ -84,13 +84,22 @@ export interface StreamAppend {
 }
 
 /**
+ * The events a transaction will append to a stream, as known before it opens: enough to make the
+ * keys they will be sealed with (EventStore.withTransactionFor), whatever version they go at.
+ */
+export type StreamEvents = Pick<StreamAppend, 'streamId' | 'events'>;
+
+/**
  * Encryption of event data at rest (backend/src/patient-data): `seal` turns appends into what is
  * stored, `open` turns stored data back, in place, before upcasting. Without one, data is
  * stored as given.
  */
 export interface EventCipher {
   seal(appends: StreamAppend[]): Promise<StreamAppend[]>;
-  /** Makes or loads now the keys that `seal` will need for `appends`. */
-  prepare(appends: StreamAppend[]): Promise<void>;
+  /**
+   * Makes or loads now the keys that `seal` will need for `appends`, and keeps them at hand until
+   * the function it answers is called.
+   */
+  prepare(appends: StreamEvents[]): Promise<() => void>;
   open(events: RecordedEvent[]): Promise<void>;
 }

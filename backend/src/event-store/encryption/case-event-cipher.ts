@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import type { EventCipher, NewEvent, RecordedEvent, StreamAppend } from '../event-types.js';
+import type { EventCipher, NewEvent, RecordedEvent, StreamAppend, StreamEvents } from '../event-types.js';
 import type { CaseKeys } from './case-keys.js';
 import { freshIv } from './random-ivs.js';
 import {
@@ -43,9 +43,9 @@ export class CaseEventCipher implements EventCipher {
     });
   }
 
-  async prepare(appends: StreamAppend[]): Promise<void> {
+  async prepare(appends: StreamEvents[]): Promise<() => void> {
     const cases = casesToSeal(appends);
-    if (cases.length) await this.keys.keysFor(cases);
+    return cases.length ? this.keys.hold(cases) : () => undefined;
   }
 
   async open(events: RecordedEvent[]): Promise<void> {
@@ -170,7 +170,7 @@ export function openValue(sealed: string, kind: SealedKind, caseId: string, key:
 }
 
 /** The cases whose keys sealing `appends` needs: those with an event that holds patient data. */
-function casesToSeal(appends: StreamAppend[]): string[] {
+function casesToSeal(appends: StreamEvents[]): string[] {
   return appends
     .filter(
       ({ streamId, events }) => caseOfStream(streamId) && events.some(({ type }) => SEALED_FIELDS[type]),

@@ -18,9 +18,14 @@ type KeyRow = { case_id: string; wrapped_key: string; master_key_id: string };
  * Unwrapped keys are cached per process (a Map in use order). "No key" is not cached: another
  * process may create one at any time (a new case, the start's encryption of an old log), so a
  * read of an erased case asks the table each time.
+ *
+ * Keys held (`hold`) for a transaction about to seal with them stay at hand, apart from the
+ * cache, until it ends.
  */
 export class CaseKeys {
   private readonly cache = new Map<string, Buffer>();
+  /** Each hold's keys, not evicted: a restore may seal more cases than the cache keeps. */
+  private readonly held = new Set<Map<string, Buffer>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -86,6 +91,17 @@ export class CaseKeys {
     return keys;
   }
 
+  /**
+   * keysFor, its keys then found without a query until `release` is called, however many others
+   * are used meanwhile: for a transaction that will seal with them, which must not need a
+   * connection of its own to make or load one (EventStore.withTransactionFor).
+   */
+  async hold(caseIds: Iterable<string>): Promise<() => void> {
+    const keys = await this.keysFor(caseIds);
+    this.held.add(keys);
+    return () => void this.held.delete(keys);
+  }
+
   /** The keys of `caseIds` that exist; a case without one (erased) maps to null. */
   async existingKeys(caseIds: Iterable<string>): Promise<Map<string, Buffer | null>> {
     const keys = new Map<string, Buffer | null>();
@@ -103,6 +119,7 @@ export class CaseKeys {
   async destroy(caseId: string): Promise<void> {
     await this.dataSource.query('DELETE FROM case_keys WHERE case_id = $1', [caseId]);
     this.cache.delete(caseId);
+    for (const keys of this.held) keys.delete(caseId);
   }
 
   /** Forgets every cached key: after a restore or a rotation the table is the truth again. */
@@ -145,8 +162,13 @@ export class CaseKeys {
       // Re-inserted: the Map's order is the use order.
       this.cache.delete(id);
       this.cache.set(id, key);
+      return key;
     }
-    return key;
+    for (const keys of this.held) {
+      const heldKey = keys.get(id);
+      if (heldKey) return heldKey;
+    }
+    return undefined;
   }
 
   private remember(id: string, key: Buffer | null): void {

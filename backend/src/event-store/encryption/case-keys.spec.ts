@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { CaseKeys } from './case-keys.js';
+import { masterKeyFrom } from './master-key.js';
+
+/** More cases than CaseKeys caches: using their keys evicts every key used before them. */
+const MORE_THAN_CACHED = 50_001;
+
+/**
+ * A `case_keys` table that makes every key asked for (none exists yet), counting the queries:
+ * a key found without a query is one a transaction can seal with on its own connection alone.
+ */
+function tableMakingEveryKey() {
+  const queries: string[] = [];
+  const dataSource = {
+    query: async (sql: string, params: unknown[]) => {
+      queries.push(sql);
+      if (sql.startsWith('DELETE')) return [];
+      const input: { case_id: string }[] = JSON.parse(params[0] as string);
+      return input.map(({ case_id }) => ({ case_id, wrapped_key: null, master_key_id: null, made: true }));
+    },
+  };
+  return { dataSource: dataSource as unknown as DataSource, queries };
+}
+
+describe('CaseKeys.hold: keys kept at hand for a transaction about to seal with them', () => {
+  const others = Array.from({ length: MORE_THAN_CACHED }, (_, index) => `CA-2031-${index}`);
+
+  it('finds a held key without a query after the cache evicted it, until released', async () => {
+    const { dataSource, queries } = tableMakingEveryKey();
+    const keys = new CaseKeys(dataSource, masterKeyFrom(randomBytes(32)));
+    const release = await keys.hold(['CA-2030-1']);
+    const [held] = (await keys.keysFor(['CA-2030-1'])).values();
+    await keys.keysFor(others);
+    const asked = queries.length;
+
+    expect((await keys.keysFor(['CA-2030-1'])).get('CA-2030-1')).toBe(held);
+    expect(queries.length).toBe(asked);
+
+    release();
+    await keys.keysFor(['CA-2030-1']);
+    expect(queries.length).toBe(asked + 1);
+  });
+
+  it('lets an erasure destroy a held key: the next use asks the table', async () => {
+    const { dataSource, queries } = tableMakingEveryKey();
+    const keys = new CaseKeys(dataSource, masterKeyFrom(randomBytes(32)));
+    await keys.hold(['CA-2030-1']);
+    await keys.destroy('CA-2030-1');
+    const asked = queries.length;
+
+    await keys.keysFor(['CA-2030-1']);
+    expect(queries.length).toBe(asked + 1);
+  });
+});
