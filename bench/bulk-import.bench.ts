@@ -13,8 +13,9 @@ import { recordFigure } from './support/report';
  *
  * - bulk-import: the append rate of the import's events — the restore's bulk append of its
  *   CASES CaseImported events (`EventStore.appendMany`, called by `CaseImportService` inside the
- *   restore's one transaction), timed by the service itself (`BackupService.lastRestore`): building
- *   the statements in Node (JSON of every case) and inserting them, version check included; not
+ *   restore's one transaction), timed by the service itself (`BackupService.lastRestore`): making
+ *   the cases' keys (just before the transaction opens), building the statements in Node (JSON of
+ *   every case, sealed) and inserting them, version check included; not
  *   the file check, the read-model rows or the commit, which the restore figure includes.
  * - bulk-import-raw: the same CaseImported rows (copied untimed to a staging table afterwards)
  *   inserted by one `INSERT … SELECT` into a table with the columns, defaults, constraints and
@@ -152,7 +153,8 @@ describe('bulk import', () => {
     const textMs = performance.now() - textStarted;
     await dataSource.query('DROP TABLE bench_staging, bench_staging_text, bench_events');
 
-    const appendMs = report.cases.appendMs;
+    // The cases' keys are made before the transaction opens, for the append's sealing: counted in it.
+    const appendMs = report.keysMs + report.cases.appendMs;
     const rate = CASES / (appendMs / 1000);
     const rawRate = CASES / (rawMs / 1000);
     const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(1)} s`;
@@ -161,7 +163,9 @@ describe('bulk import', () => {
       figure:
         `Restore's bulk append of its ${thousands(CASES)} CaseImported events (EventStore.appendMany ` +
         `in the restore's transaction: JSON built in Node, inserted; ${thousands(bytes)} B of JSON each)`,
-      measured: `${thousands(rate)} events/s (${seconds(appendMs)})`,
+      measured:
+        `${thousands(rate)} events/s (${seconds(appendMs)}: the cases' keys made before the transaction ` +
+        `${seconds(report.keysMs)}, the append in it ${seconds(report.cases.appendMs)})`,
       target: '—',
       bench: BENCH,
     });

@@ -57,9 +57,11 @@ export interface RestoreReport {
   hashMs: number;
   /**
    * The import transaction that committed, from BEGIN to COMMIT included, and the making or
-   * loading of its cases' keys just before it.
+   * loading of its cases' keys just before it (`keysMs`).
    */
   transactionMs: number;
+  /** Making or loading the cases' keys, before the transaction opened (EventStore.withTransactionFor). */
+  keysMs: number;
   attempts: number;
   /** The cases' part of that transaction; its bulk append is `cases.appendMs`. */
   cases: CaseImportReport;
@@ -153,11 +155,13 @@ export class BackupService {
 
     let imported: { marker: RecordedEvent; cases: CaseImportReport } | undefined;
     let transactionMs = 0;
+    let keysMs = 0;
     let attempt = 1;
     for (; !imported; attempt++) {
       try {
         const started = performance.now();
         imported = await this.store.withTransactionFor(caseEvents, async (runner) => {
+          keysMs = performance.now() - started;
           const done = await this.importAll(runner, users, cases, actor, metadata);
           await this.materialsBackup.restore(runner, materials.value, metadata);
           await this.billing.restore(runner, billing, actor, metadata);
@@ -179,6 +183,7 @@ export class BackupService {
       checkMs,
       hashMs,
       transactionMs,
+      keysMs,
       attempts: attempt - 1,
       cases: imported.cases,
     });
