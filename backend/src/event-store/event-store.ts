@@ -185,7 +185,7 @@ export class EventStore {
   }
 
   readStream(streamId: string, queryRunner?: QueryRunner): Promise<RecordedEvent[]> {
-    return this.opened(readStream(queryRunner ?? this.dataSource, streamId, this.readCodec));
+    return this.opened(readStream(queryRunner ?? this.dataSource, streamId, this.readCodec), queryRunner);
   }
 
   /** Many streams after the versions given, in one query (stream-read.ts). */
@@ -193,7 +193,10 @@ export class EventStore {
     streams: { streamId: string; version: number }[],
     queryRunner?: QueryRunner,
   ): Promise<RecordedEvent[]> {
-    return this.opened(readStreamsAfter(queryRunner ?? this.dataSource, streams, this.readCodec));
+    return this.opened(
+      readStreamsAfter(queryRunner ?? this.dataSource, streams, this.readCodec),
+      queryRunner,
+    );
   }
 
   /**
@@ -257,10 +260,13 @@ export class EventStore {
     return this.cipher ? undefined : this.codec;
   }
 
-  private async opened(read: Promise<RecordedEvent[]> | RecordedEvent[]): Promise<RecordedEvent[]> {
+  private async opened(
+    read: Promise<RecordedEvent[]> | RecordedEvent[],
+    queryRunner?: QueryRunner,
+  ): Promise<RecordedEvent[]> {
     const events = await read;
     if (!this.cipher) return events;
-    await this.cipher.open(events);
+    await this.cipher.open(events, queryRunner);
     const codec = this.codec;
     if (codec)
       for (const event of events) {

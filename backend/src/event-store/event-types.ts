@@ -1,4 +1,5 @@
 /** The event store's vocabulary: what goes in, what comes out, where a reader stopped. */
+import type { QueryRunner } from 'typeorm';
 import type { ReadModelRows } from './read-model.js';
 
 export interface NewEvent {
@@ -101,5 +102,6 @@ export interface EventCipher {
    * the function it answers is called.
    */
   prepare(appends: StreamEvents[]): Promise<() => void>;
-  open(events: RecordedEvent[]): Promise<void>;
+  /** Opens `events` in place; `queryRunner`: the transaction they were read in, to read keys in. */
+  open(events: RecordedEvent[], queryRunner?: QueryRunner): Promise<void>;
 }

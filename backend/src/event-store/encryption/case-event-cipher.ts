@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { EventCipher, NewEvent, RecordedEvent, StreamAppend, StreamEvents } from '../event-types.js';
+import type { QueryRunner } from 'typeorm';
 import type { CaseKeys } from './case-keys.js';
 import { freshIv } from './random-ivs.js';
 import {
@@ -48,10 +49,13 @@ export class CaseEventCipher implements EventCipher {
     return cases.length ? this.keys.hold(cases) : () => undefined;
   }
 
-  async open(events: RecordedEvent[]): Promise<void> {
+  async open(events: RecordedEvent[], queryRunner?: QueryRunner): Promise<void> {
     const sealed = events.filter(holdsSealedValues);
     if (!sealed.length) return;
-    const keys = await this.keys.existingKeys(sealed.map(({ streamId }) => caseOfStream(streamId)!));
+    const keys = await this.keys.existingKeys(
+      sealed.map(({ streamId }) => caseOfStream(streamId)!),
+      queryRunner,
+    );
     for (const event of sealed) {
       const caseId = caseOfStream(event.streamId)!;
       const key = keys.get(caseId) ?? null;

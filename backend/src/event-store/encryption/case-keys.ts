@@ -102,8 +102,15 @@ export class CaseKeys {
     return () => void this.held.delete(keys);
   }
 
-  /** The keys of `caseIds` that exist; a case without one (erased) maps to null. */
-  async existingKeys(caseIds: Iterable<string>): Promise<Map<string, Buffer | null>> {
+  /**
+   * The keys of `caseIds` that exist; a case without one (erased) maps to null. Unlike making a
+   * key, loading one needs no commit of its own: a read in a transaction loads them on its
+   * connection (`db`), so that it never waits for a second one while holding the first.
+   */
+  async existingKeys(
+    caseIds: Iterable<string>,
+    db: DataSource | QueryRunner = this.dataSource,
+  ): Promise<Map<string, Buffer | null>> {
     const keys = new Map<string, Buffer | null>();
     const missing: string[] = [];
     for (const id of new Set(caseIds)) {
@@ -111,7 +118,7 @@ export class CaseKeys {
       if (key) keys.set(id, key);
       else missing.push(id);
     }
-    if (missing.length) for (const [id, key] of await this.load(missing)) keys.set(id, key);
+    if (missing.length) for (const [id, key] of await this.load(missing, db)) keys.set(id, key);
     return keys;
   }
 
@@ -177,8 +184,11 @@ export class CaseKeys {
     if (this.cache.size > CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
   }
 
-  private async load(ids: string[]): Promise<Map<string, Buffer | null>> {
-    const rows: KeyRow[] = await this.dataSource.query(
+  private async load(
+    ids: string[],
+    db: DataSource | QueryRunner = this.dataSource,
+  ): Promise<Map<string, Buffer | null>> {
+    const rows: KeyRow[] = await db.query(
       'SELECT case_id, wrapped_key, master_key_id FROM case_keys WHERE case_id = ANY($1::text[])',
       [ids],
     );
