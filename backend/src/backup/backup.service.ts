@@ -60,7 +60,10 @@ export interface RestoreReport {
    * loading of its cases' keys just before it (`keysMs`).
    */
   transactionMs: number;
-  /** Making or loading the cases' keys, before the transaction opened (EventStore.withTransactionFor). */
+  /**
+   * From the call to the transaction's first statement: the cases' keys made or loaded
+   * (EventStore.withTransactionFor), a pooled connection, BEGIN.
+   */
   keysMs: number;
   attempts: number;
   /** The cases' part of that transaction; its bulk append is `cases.appendMs`. */
@@ -189,7 +192,7 @@ export class BackupService {
     });
     this.logger.log(
       `${actor.username} restored ${users.length} users and ${cases.length} cases ` +
-        `(check ${ms(report.checkMs)}, hashing ${ms(report.hashMs)}, transaction ${ms(report.transactionMs)}, ` +
+        `(check ${ms(report.checkMs)}, hashing ${ms(report.hashMs)}, keys and transaction ${ms(report.transactionMs)}, ` +
         `of which appending the cases ${ms(report.cases.appendMs)}).`,
     );
     return { users: users.length, cases: cases.length };
