@@ -1,7 +1,9 @@
 import { useTestDataSource } from '../../../test/support/data-source.js';
 import { untilPasses } from '../../../test/support/helpers.js';
+import type { QueryRunner } from 'typeorm';
 import {
   Checkpoint,
+  EventCipher,
   EventMetadata,
   EventStore,
   RecordedEvent,
@@ -316,6 +318,53 @@ describe('EventStore', () => {
         events: [{ type: 'CaseImported', data: {} }],
       };
       await expect(store.appendMany([entry, entry], metadata)).rejects.toThrow(/more than once/);
+    });
+  });
+
+  describe('withTransactionFor', () => {
+    /** A cipher that only records: which streams were prepared, and when each hold was released. */
+    function recordingCipher() {
+      const log: string[] = [];
+      const cipher: EventCipher = {
+        seal: async (appends) => appends,
+        prepare: async (appends) => {
+          log.push(`prepare ${appends.map(({ streamId }) => streamId).join(',')}`);
+          return () => void log.push('release');
+        },
+        open: async (events, queryRunner?: QueryRunner) => {
+          log.push(`open ${events.length} ${queryRunner ? 'in the transaction' : 'on the pool'}`);
+        },
+      };
+      return { log, store: new EventStore(database.dataSource, undefined, cipher) };
+    }
+
+    it('prepares the keys before the transaction opens and releases them once it has committed', async () => {
+      const { log, store: sealing } = recordingCipher();
+      const events = [{ type: 'CaseCreated', data: { patient: 'Held' } }];
+      const recorded = await sealing.withTransactionFor(
+        [{ streamId: 'case-held-1', events }],
+        async (runner) => {
+          log.push('work');
+          await sealing.append('case-held-1', 0, events, metadata, runner);
+          // A read in the transaction opens its events on the transaction's connection.
+          return sealing.readStream('case-held-1', runner);
+        },
+      );
+      expect(recorded.map(({ version }) => version)).toEqual([1]);
+      expect(log).toEqual(['prepare case-held-1', 'work', 'open 1 in the transaction', 'release']);
+    });
+
+    it('releases the keys when the work fails, and nothing of it is written', async () => {
+      const { log, store: sealing } = recordingCipher();
+      const events = [{ type: 'CaseCreated', data: { patient: 'Rolled back' } }];
+      await expect(
+        sealing.withTransactionFor([{ streamId: 'case-held-2', events }], async (runner) => {
+          await sealing.append('case-held-2', 0, events, metadata, runner);
+          throw new Error('side write failed');
+        }),
+      ).rejects.toThrow('side write failed');
+      expect(log).toEqual(['prepare case-held-2', 'release']);
+      expect(await store.readStream('case-held-2')).toEqual([]);
     });
   });
 
