@@ -68,6 +68,27 @@ export function cpuProfileSummary(
 }
 
 /**
+ * Closes the CPU profile window of an API process (SIGUSR2 to bench/support/cpu-profile.cjs) and
+ * sums up the profile once the process has written it whole (see closePausesWindow).
+ */
+export async function closeProfileWindow(
+  child: ChildProcess,
+  profileFile: string,
+): Promise<{ places: string; functions: string }> {
+  rmSync(profileFile, { force: true });
+  child.kill('SIGUSR2');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return cpuProfileSummary(profileFile);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/**
  * Closes the pauses-only window of an API process (SIGWINCH to bench/support/cpu-profile.cjs) and
  * sums up what it counted, once written to `${profileFile}.pauses.json`: its garbage collections by
  * kind and its event loop's delay. The process writes the file when the signal reaches it, so
