@@ -30,9 +30,9 @@ import { recordFigure } from './support/report';
  * answer the whole case.
  * First one API process at 32 clients in a closed loop (its peak, after WARM_SECONDS of the same
  * load, as each setup's figure is taken warm), then two API processes with the 32 clients split
- * between them; then, on the faster of the two setups, an open loop: requests
- * sent evenly paced at half that peak whether or not earlier ones were answered, each latency
- * counted from the request's due time (so a stall counts for every request it delays). The CPU per
+ * between them; then, on the faster of the two setups, an open loop: requests sent evenly paced
+ * at half that peak whether or not earlier ones were answered, each latency counted from the
+ * request's due time (so a stall counts for every request it delays). The CPU per
  * command is the API processes' own (from /proc), the clients' apart; the WAL per command is the
  * whole server's (other databases count); commands per commit comes from the events' transaction
  * ids (group commit), and the database transactions per command (every statement outside a
@@ -41,9 +41,12 @@ import { recordFigure } from './support/report';
  * `GET /auth/me`'s, the fixed cost of a command over the cheapest signed-in answer. No worker
  * process runs: the followers of the log (sealer, dispatcher) are the workers' work, not the API's.
  *
+ * pgbench runs right before and right after API A's peak, and the ratio is taken against the mean.
+ *
  * What limits it, from the same run: a CPU profile of API A in a profiled pass at its peak, after
- * the unprofiled one that gives the figure (node:inspector, bench/support/cpu-profile.cjs) and PostgreSQL's wait events sampled from pg_stat_activity
- * (pg_stat_statements needs shared_preload_libraries, which a shared test server may not have).
+ * the unprofiled one that gives the figure (node:inspector, bench/support/cpu-profile.cjs), and
+ * PostgreSQL's wait events sampled from pg_stat_activity (pg_stat_statements needs
+ * shared_preload_libraries, which a shared test server may not have).
  * The open loop runs twice: its latencies come from the unprofiled pass, with API A's garbage
  * collections and event loop delay counted; the profile from the second pass.
  *
