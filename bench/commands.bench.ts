@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
@@ -28,7 +28,7 @@ import { recordFigure } from './support/report';
  * keep-alive connections of bench/support/lean-http-client.ts) on the same 2-core machine. The
  * clients add notes to 320 cases in turn: one command = load the case, decide, append, project,
  * answer the whole case.
- * First one API process at 32 clients in a closed loop (its peak, after WARM_SECONDS of the same
+ * First one API process at 32 clients in a closed loop (its peak, after HALF_SECONDS of the same
  * load, as each setup's figure is taken warm), then two API processes with the 32 clients split
  * between them; then, on the faster of the two setups, an open loop: requests sent evenly paced
  * at half that peak whether or not earlier ones were answered, each latency counted from the
@@ -57,12 +57,14 @@ const CLIENTS = 32;
 const CASES = 320;
 const SECONDS = Number(process.env.BENCH_COMMANDS_SECONDS ?? 10);
 /**
- * A new API process's first seconds of load, before its peak is measured: V8 is still compiling
- * the request path then (its optimising compiler's threads count in the process's CPU), where a
- * lab's API runs for days. Printed beside the peak as its cold figure.
+ * Half a load: a new API process's first seconds of load before its peak is measured (V8 is still
+ * compiling the request path then, and its optimising compiler's threads count in the process's
+ * CPU, where a lab's API runs for days; printed beside the peak as its cold figure), the profiled
+ * pass after the peak, and each of the two pgbench runs beside it.
  */
-const WARM_SECONDS = Math.max(1, Math.round(SECONDS / 2));
+const HALF_SECONDS = Math.max(1, Math.round(SECONDS / 2));
 const BENCH = 'bench/commands.bench.ts';
+const CORES = availableParallelism();
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const METRICS_TOKEN = `bench-metrics-${process.pid}-token`;
 
@@ -311,7 +313,7 @@ describe('command benchmarks', () => {
     `${thousands(run.perSecond)}/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ` +
     `${run.apiCpuMs.toFixed(2)} ms API CPU per command (its main thread ${run.apiMainCpuMs.toFixed(2)} ms; ` +
     `clients ${run.clientCpuMs.toFixed(2)} ms, PostgreSQL ${run.postgresCpuMs.toFixed(2)} ms; ` +
-    `the two cores ${percent(((run.apiCpuMs + run.clientCpuMs + run.postgresCpuMs) * run.count) / (run.seconds * 2000))} busy with these), ` +
+    `the ${CORES} cores ${percent(((run.apiCpuMs + run.clientCpuMs + run.postgresCpuMs) * run.count) / (run.seconds * 1000 * CORES))} busy with these), ` +
     `${run.walKb.toFixed(1)} KB of WAL per command (whole server), ${run.perCommit.toFixed(1)} commands per commit, ` +
     `${run.xactsPerCommand.toFixed(2)} database transactions per command`;
 
@@ -340,22 +342,22 @@ describe('command benchmarks', () => {
     // its CPU per command), with PostgreSQL's wait events; then a shorter profiled pass. pgbench
     // runs right before and right after the peak: this machine's speed drifts within minutes, and
     // the ratio is taken against the mean of the two.
-    const cold = await notes(apis, cases, CLIENTS, undefined, WARM_SECONDS);
-    const pgbenchBefore = pgbenchInsertRate(database!.url, WARM_SECONDS);
+    const cold = await notes(apis, cases, CLIENTS, undefined, HALF_SECONDS);
+    const pgbenchBefore = pgbenchInsertRate(database!.url, HALF_SECONDS);
     const waits = sampleWaitEvents(database!.url);
     const peak = await notes(apis, cases, CLIENTS);
     const waitEvents = await waits();
-    const pgbenchAfter = pgbenchInsertRate(database!.url, WARM_SECONDS);
+    const pgbenchAfter = pgbenchInsertRate(database!.url, HALF_SECONDS);
     const pgbench = Math.round((pgbenchBefore + pgbenchAfter) / 2);
     process.stdout.write(
       `[bench] one API process, load average ${peak.load}: ${describeRun(peak)}; cold: ${describeRun(cold)}\n`,
     );
     apis[0].child.kill('SIGUSR2');
-    const peakProfiled = await notes(apis, cases, CLIENTS, undefined, WARM_SECONDS);
+    const peakProfiled = await notes(apis, cases, CLIENTS, undefined, HALF_SECONDS);
     const profile = await closeProfileWindow(apis[0].child, profileFile);
 
     apis.push(await startApiProcess('API B', env()));
-    const pairCold = await notes(apis, cases, CLIENTS, undefined, WARM_SECONDS);
+    const pairCold = await notes(apis, cases, CLIENTS, undefined, HALF_SECONDS);
     const pair = await notes(apis, cases, CLIENTS);
     process.stdout.write(`[bench] two API processes, load average ${pair.load}: ${describeRun(pair)}\n`);
 
@@ -407,7 +409,7 @@ describe('command benchmarks', () => {
       id: 'commands-peak',
       figure: `Commands over HTTP (notes), ${CLIENTS} clients, one API process (node backend/dist, clients in another process)`,
       measured:
-        `${describeRun(peak)}; its first ${WARM_SECONDS} s from its start (cold, not counted): ` +
+        `${describeRun(peak)}; its first ${HALF_SECONDS} s from its start (cold, not counted): ` +
         `${thousands(cold.perSecond)}/s, ${cold.apiCpuMs.toFixed(2)} ms API CPU per command`,
       target: '—',
       bench: BENCH,
@@ -422,7 +424,7 @@ describe('command benchmarks', () => {
     recordFigure({
       id: 'commands-pgbench',
       figure: `pgbench single-insert transactions, ${CLIENTS} clients, same server`,
-      measured: `${thousands(pgbench)}/s (the mean of ${WARM_SECONDS} s right before API A's peak, ${thousands(pgbenchBefore)}/s, and ${WARM_SECONDS} s right after it, ${thousands(pgbenchAfter)}/s)`,
+      measured: `${thousands(pgbench)}/s (the mean of ${HALF_SECONDS} s right before API A's peak, ${thousands(pgbenchBefore)}/s, and ${HALF_SECONDS} s right after it, ${thousands(pgbenchAfter)}/s)`,
       target: '—',
       bench: BENCH,
     });
@@ -492,7 +494,7 @@ describe('command benchmarks', () => {
     });
     recordFigure({
       id: 'commands-profile-api',
-      figure: `Where API A’s CPU goes at its peak (CPU profile of a second, profiled pass of ${WARM_SECONDS} s; share of busy samples)`,
+      figure: `Where API A’s CPU goes at its peak (CPU profile of a second, profiled pass of ${HALF_SECONDS} s; share of busy samples)`,
       measured:
         `by place: ${profile.places}; by function: ${profile.functions}; ` +
         `the profiled pass: ${thousands(peakProfiled.perSecond)}/s, ${peakProfiled.apiCpuMs.toFixed(2)} ms API CPU per command`,

@@ -69,39 +69,41 @@ export function cpuProfileSummary(
 
 /**
  * Closes the CPU profile window of an API process (SIGUSR2 to bench/support/cpu-profile.cjs) and
- * sums up the profile once the process has written it whole (see closePausesWindow).
+ * sums up the profile once the process has written it whole.
  */
-export async function closeProfileWindow(
+export function closeProfileWindow(
   child: ChildProcess,
   profileFile: string,
 ): Promise<{ places: string; functions: string }> {
-  rmSync(profileFile, { force: true });
-  child.kill('SIGUSR2');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return cpuProfileSummary(profileFile);
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
+  return signalAndRead(child, 'SIGUSR2', profileFile, () => cpuProfileSummary(profileFile));
 }
 
 /**
  * Closes the pauses-only window of an API process (SIGWINCH to bench/support/cpu-profile.cjs) and
  * sums up what it counted, once written to `${profileFile}.pauses.json`: its garbage collections by
- * kind and its event loop's delay. The process writes the file when the signal reaches it, so
- * the old file goes first and the new one is read once it is whole.
+ * kind and its event loop's delay.
  */
-export async function closePausesWindow(child: ChildProcess, profileFile: string): Promise<string> {
+export function closePausesWindow(child: ChildProcess, profileFile: string): Promise<string> {
   const file = `${profileFile}.pauses.json`;
+  return signalAndRead(child, 'SIGWINCH', file, () => pausesSummary(JSON.parse(readFileSync(file, 'utf8'))));
+}
+
+/**
+ * The process writes `file` when `signal` reaches it, so the old file goes first and `read` is
+ * tried until the new one is whole.
+ */
+async function signalAndRead<T>(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+  file: string,
+  read: () => T,
+): Promise<T> {
   rmSync(file, { force: true });
-  child.kill('SIGWINCH');
-  const deadline = Date.now() + 10_000;
+  child.kill(signal);
+  const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      return pausesSummary(JSON.parse(readFileSync(file, 'utf8')));
+      return read();
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await sleep(50);
