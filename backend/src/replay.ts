@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       },
     });
     log(`Read models rebuilt: ${describe(result)}; the swap took ${result.swapMs} ms.`);
+    log(`The replay sat idle, waiting for PostgreSQL, ${result.idleMs} ms in all.`);
   } finally {
     await dataSource?.destroy();
     await database.stop();

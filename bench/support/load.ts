@@ -46,30 +46,47 @@ export function mainThreadCpuSeconds(pid: number): number {
   return statCpuSeconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
 }
 
-/** The user + system CPU seconds of a /proc/<pid>/stat line (fields after the command's name). */
-function statCpuSeconds(stat: string): number {
+/**
+ * The user + system CPU seconds of a /proc/<pid>/stat line (fields after the command's name);
+ * `ended`: with those of its children that have ended and been waited for.
+ */
+function statCpuSeconds(stat: string, ended = false): number {
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (ended ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
 }
 
 /**
  * CPU seconds used so far by every process whose command name is `name` (`postgres`,
  * `redis-server`), per process id: take two readings and subtract with `cpuSecondsSince`, so a
- * process that started or ended between them does not count its whole life.
+ * process that started or ended between them does not count its whole life. `ended`: each with
+ * its ended children's (serverCpuSeconds).
  */
-export function cpuSecondsByName(name: string): Map<number, number> {
+export function cpuSecondsByName(name: string, ended = false): Map<number, number> {
   const seconds = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      seconds.set(Number(entry), statCpuSeconds(stat));
+      seconds.set(Number(entry), statCpuSeconds(stat, ended));
     } catch {
       // The process ended while /proc was read.
     }
   }
   return seconds;
+}
+
+/**
+ * CPU seconds used so far by a server whose processes are named `name`, counting its children
+ * that have ended: PostgreSQL's postmaster holds the CPU of the backends it has reaped. The
+ * difference of two readings therefore includes the connections a client opened and closed in
+ * between, which cpuSecondsSince cannot see.
+ */
+export function serverCpuSeconds(name: string): number {
+  let sum = 0;
+  for (const seconds of cpuSecondsByName(name, true).values()) sum += seconds;
+  return sum;
 }
 
 /** The CPU seconds the processes of `before` that are still alive used since it was taken. */

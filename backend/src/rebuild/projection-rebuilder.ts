@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { rebuildInvoiceView } from '../billing/invoice-view.rebuild.js';
 import {
@@ -43,8 +44,12 @@ const DEFAULT_BATCH = 10_000;
  */
 const DEFAULT_FLUSH_INTERVAL_MS = 3000;
 
-/** Changed rows held in memory before a write regardless of the interval. */
-const MAX_PENDING_ROWS = 10_000;
+/**
+ * Changed rows held in memory before a write regardless of the interval. Each write carries the
+ * whole document of every case changed since the last one, so the fewer the writes, the fewer
+ * times a case under way is serialised and parsed again (docs/performance.md, the rebuild).
+ */
+const MAX_PENDING_ROWS = 30_000;
 
 /**
  * Above this many states in memory, the written ones are forgotten (the shadow tables hold them)
@@ -105,6 +110,7 @@ export class ProjectionRebuilder {
 
   private async rebuild(options: RebuildOptions): Promise<RebuildProgress> {
     const startedMs = Date.now();
+    const loop = performance.eventLoopUtilization();
     await this.analyzeEventsIfStale();
     const { replay, checkpoint, resumed } = await this.prepare();
     const [{ total }] = await this.dataSource.query('SELECT count(*)::int AS total FROM events');
@@ -160,6 +166,7 @@ export class ProjectionRebuilder {
     await rebuildInvoiceView(this.dataSource, this.store);
     progress.state = 'done';
     progress.finishedAt = new Date().toISOString();
+    progress.idleMs = Math.round(performance.eventLoopUtilization(loop).idle);
     run.report();
     return { ...progress };
   }

@@ -16,6 +16,11 @@ export interface RebuildProgress {
   finishedAt: string | null;
   /** How long the swap's transaction held new commands back. */
   swapMs?: number;
+  /**
+   * How long this process's event loop sat idle during the run, with nothing to do but wait for
+   * PostgreSQL: the rest of the run it was busy (in the API process, serving requests too).
+   */
+  idleMs?: number;
   error?: string;
 }
 
