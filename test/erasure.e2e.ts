@@ -19,6 +19,7 @@ const NOTE = 'Prefers morning appointments, anxious about attachments';
 const PLAN_NOTE = 'Expansion of the upper arch by 2 mm';
 const COMMENT = 'Please reduce the torque on 13 before we start';
 const REASON = 'Patient asked for erasure by letter';
+const LATER_NOTE = 'Retainer posted to the clinic';
 
 jest.setTimeout(120_000);
 
@@ -222,6 +223,54 @@ describe('erasure of a case', () => {
       await sql(lab.databaseUrl, 'SELECT * FROM case_notes WHERE case_id = $1 ORDER BY ordinal', [id]),
     ).toEqual(notes);
     expect((await admin.get(`/cases/${id}`)).body).toEqual(erased);
+  });
+
+  it('an erasure while a rebuild is under way leaves no text in the rows the rebuild wrote before it', async () => {
+    const patient = 'Wilhelmina Oyelaran-Kask';
+    const note = 'Sensitive to cold drinks since the last refinement';
+    const { id: caseId } = await caseAt({ admin, designer, 'dr.lee': drLee }, 'Doctor Approval', {
+      patientName: patient,
+    });
+    expect((await admin.post(`/cases/${caseId}/notes`, { text: note })).status).toBe(201);
+    await walkOn(caseId, 'Completed');
+    const dataSource = await new DataSource({
+      type: 'postgres',
+      url: lab.databaseUrl,
+      poolSize: 2,
+    }).initialize();
+    let notes: Record<string, unknown>[];
+    try {
+      const rebuilder = new ProjectionRebuilder(
+        dataSource,
+        createEventStore(dataSource, lab.app.get(CaseKeys)),
+      );
+      // A rebuild that has written the whole log into its shadow tables, and stops before its swap.
+      const [{ events }] = await sql(lab.databaseUrl, 'SELECT count(*)::int AS events FROM events');
+      const batchSize = 50;
+      await expect(
+        rebuilder.run({ batchSize, flushIntervalMs: 0, crashAfterWrites: Math.ceil(events / batchSize) }),
+      ).rejects.toThrow('stopped by its test hook');
+      expect(await tablesHolding(note)).toEqual(expect.arrayContaining(['case_notes', 'case_notes_rebuild']));
+      // The case is erased meanwhile, and noted again after it; then the rebuild resumes, catches
+      // up and swaps: the note after the erasure keeps its text.
+      expect((await admin.post(`/cases/${caseId}/erase`, { reason: REASON })).status).toBe(200);
+      expect((await admin.post(`/cases/${caseId}/notes`, { text: LATER_NOTE })).status).toBe(201);
+      notes = await sql(lab.databaseUrl, 'SELECT * FROM case_notes WHERE case_id = $1 ORDER BY ordinal', [
+        caseId,
+      ]);
+      expect(new Set(notes.map((row) => (row.note as { text: string }).text))).toEqual(
+        new Set(['[erased]', LATER_NOTE]),
+      );
+      const resumed = await rebuilder.run();
+      expect(resumed).toMatchObject({ state: 'done', resumedFrom: events });
+    } finally {
+      await dataSource.destroy();
+    }
+    for (const text of [patient, note])
+      expect({ text, tables: await tablesHolding(text) }).toEqual({ text, tables: [] });
+    expect(
+      await sql(lab.databaseUrl, 'SELECT * FROM case_notes WHERE case_id = $1 ORDER BY ordinal', [caseId]),
+    ).toEqual(notes);
   });
 
   it('a restore of a backup taken after it gives the identical erased case', async () => {

@@ -90,6 +90,8 @@ export class CaseImportService {
       // A restored case replaces whatever notes rows a case of that id had.
       notes: entries.flatMap((entry) => noteRows(entry)),
       notesReplaced: cases.map((imported) => imported.id),
+      // An erased case comes with its notes erased, and they replace its rows.
+      notesErased: [],
       users: [],
       caseIds: cases.flatMap((imported) => caseIdRows(imported.id)),
       // A restored case counts in the reports with what it carries, and no stage rows.

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CASE_ERASURE, caseStreamId, type Actor, type Case } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { CaseCommandService, type CommandOptions } from '../cases/case-command.service.js';
+import { eraseNoteRows } from '../cases/projections/case-view.projection.js';
 import { FILE_STORAGE, type FileStorage } from '../files/file-storage.js';
 import { FILE_URL } from '../common/file-url.js';
 import { withTransaction } from '../event-store/transactions.js';
@@ -79,10 +80,7 @@ export class ErasureService {
  * messages of the notifications sent about it.
  */
 async function scrubReadModels(runner: QueryRunner, caseId: string): Promise<void> {
-  await runner.query(
-    `UPDATE case_notes SET note = jsonb_set(note, '{text}', to_jsonb($2::text)) WHERE case_id = $1`,
-    [caseId, CASE_ERASURE.erasedText],
-  );
+  await eraseNoteRows(runner, [{ caseId, notes: null }]);
   await runner.query(`UPDATE uploads SET name = $2 WHERE case_id = $1`, [caseId, CASE_ERASURE.erasedText]);
   // The record of each notification sent about the case keeps its message (web push carries the
   // full words): its title and body go, who got it and when stay.

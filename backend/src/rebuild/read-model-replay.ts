@@ -83,6 +83,8 @@ export class ReadModelReplay {
   private readonly dirtyCases = new Set<string>();
   private readonly dirtyUsers = new Set<string>();
   private readonly newCaseIds = new Set<string>();
+  /** Cases erased since the last write, with how many notes each had then. */
+  private notesErased = new Map<string, number>();
   /** The report row of each case in `cases`, and their pending stage rows. */
   private readonly reports = new Map<string, ReportMark>();
   private intervals: unknown[][] = [];
@@ -210,6 +212,8 @@ export class ReadModelReplay {
       } else {
         this.cases.set(stream.key, { state, position: event.position, notesWritten: 0 });
       }
+      // Its notes' rows written before the erasure still hold their texts.
+      if (event.type === 'CaseErased') this.notesErased.set(state.id, notesSize(state).count);
       this.dirtyCases.add(stream.key);
       if (event.type === 'CaseCreated' || event.type === 'CaseImported') this.newCaseIds.add(state.id);
     } else {
@@ -268,6 +272,7 @@ export class ReadModelReplay {
       cases: dirty.map(caseRow),
       notes: dirty.flatMap(noteRows),
       notesReplaced: dirty.filter((entry) => entry.notesReplaced).map((entry) => entry.state.id),
+      notesErased: [...this.notesErased].map(([caseId, notes]) => ({ caseId, notes })),
       users: [...this.dirtyUsers].map((key) => userRow(this.users.get(key)!)),
       caseIds: [...this.newCaseIds].flatMap(caseIdRows),
       reports: {
@@ -285,6 +290,7 @@ export class ReadModelReplay {
     };
     this.intervals = [];
     this.intervalsReplaced.clear();
+    this.notesErased = new Map();
     for (const entry of dirty) {
       entry.notesWritten = notesSize(entry.state).count;
       entry.notesReplaced = false;

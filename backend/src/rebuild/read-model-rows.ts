@@ -17,7 +17,9 @@ import {
   CASE_NOTES,
   CASE_VIEW,
   caseViewRow,
+  eraseNoteRows,
   noteRows as caseNoteRows,
+  type NotesErasure,
 } from '../cases/projections/case-view.projection.js';
 import { CASE_IDS } from '../cases/projections/case-ids.projection.js';
 
@@ -70,6 +72,8 @@ export async function writeReadModelRows(
     ]);
   }
   await writeRows(runner, CASE_NOTES, pending.notes, tables.caseNotes);
+  // After the notes: those written just now come from the erased state already.
+  await eraseNoteRows(runner, pending.notesErased, tables.caseNotes);
   await writeRows(runner, USER_VIEW, pending.users, tables.userView);
   if (pending.reports) await writeReportRows(runner, tables, pending.reports);
   await writeRows(runner, CASE_IDS, pending.caseIds, tables.caseIds);
@@ -82,6 +86,8 @@ export interface PendingRows {
   notes: unknown[][];
   /** Cases whose notes rows are all removed before `notes` are written. */
   notesReplaced: string[];
+  /** Cases erased, whose note rows written before the erasure lose their texts. */
+  notesErased: NotesErasure[];
   users: unknown[][];
   caseIds: unknown[][];
   /** The reports' rows (report-rows.projection.ts). */

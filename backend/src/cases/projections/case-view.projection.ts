@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { notesSize, NOTES_ONLY_EVENTS, type Case, type Note } from '@alignerflow/domain';
+import { CASE_ERASURE, notesSize, NOTES_ONLY_EVENTS, type Case, type Note } from '@alignerflow/domain';
 import { DataSource, type QueryRunner } from 'typeorm';
 import {
   updateAll,
@@ -130,6 +130,35 @@ export function noteRows(state: Case, written = 0): unknown[][] {
   const base = state.earlierNotes?.count ?? 0;
   const from = Math.max(written, base);
   return state.notes.slice(from - base).map((note, index) => [state.id, from + index, JSON.stringify(note)]);
+}
+
+/** A case erased (CaseErased): its notes' rows whose texts go, the first `notes` (null: every one). */
+export interface NotesErasure {
+  caseId: string;
+  notes: number | null;
+}
+
+/**
+ * Replaces the text of the erased cases' note rows in `table` (their author and time stay): what
+ * an erasure does to the rows written before it, whoever wrote them (the erasure's own
+ * transaction, or a rebuild that wrote them into its shadow table before it reached the erasure).
+ */
+export async function eraseNoteRows(
+  runner: QueryRunner,
+  erasures: NotesErasure[],
+  table = CASE_NOTES.table,
+): Promise<void> {
+  if (!erasures.length) return;
+  await runner.query(
+    `UPDATE ${table} AS n SET note = jsonb_set(n.note, '{text}', to_jsonb($3::text))
+       FROM unnest($1::text[], $2::int[]) AS e(case_id, notes)
+      WHERE n.case_id = e.case_id AND (e.notes IS NULL OR n.ordinal < e.notes)`,
+    [
+      erasures.map((erasure) => erasure.caseId),
+      erasures.map((erasure) => erasure.notes),
+      CASE_ERASURE.erasedText,
+    ],
+  );
 }
 
 const NOTES_ONLY: ReadonlySet<string> = NOTES_ONLY_EVENTS;
