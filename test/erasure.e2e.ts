@@ -1,7 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { CASE_ERASURE, nextStatus, type Case, type CaseStatus } from '@alignerflow/domain';
+import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createEventStore } from '../backend/src/event-store/event-store.module';
 import { CaseKeys } from '../backend/src/event-store/encryption/case-keys';
+import {
+  NOTIFICATION_QUEUE,
+  type NotificationQueue,
+} from '../backend/src/notifications/queue/notification-queue';
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { caseAt, createCase } from './support/case-road';
 import { download, PNG, upload } from './support/files';
@@ -19,6 +25,8 @@ const NOTE = 'Prefers morning appointments, anxious about attachments';
 const PLAN_NOTE = 'Expansion of the upper arch by 2 mm';
 const COMMENT = 'Please reduce the torque on 13 before we start';
 const REASON = 'Patient asked for erasure by letter';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const QUEUE_PREFIX = `af-erasure-${randomBytes(4).toString('hex')}`;
 const LATER_NOTE = 'Retainer posted to the clinic';
 
 jest.setTimeout(120_000);
@@ -31,7 +39,8 @@ describe('erasure of a case', () => {
   let erased: Case;
 
   beforeAll(async () => {
-    lab = await startTestApp();
+    // Notifications through BullMQ on the real Redis, whose finished jobs keep their messages.
+    lab = await startTestApp({ REDIS_URL, NOTIFICATIONS_QUEUE_PREFIX: QUEUE_PREFIX });
     [admin, designer, drLee] = await Promise.all(
       ['admin', 'designer', 'dr.lee'].map((name) => lab.login(name)),
     );
@@ -50,7 +59,28 @@ describe('erasure of a case', () => {
   });
   afterAll(async () => {
     await lab?.close();
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${QUEUE_PREFIX}:*`);
+      if (keys.length) await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
   });
+
+  /** Whether a job the notification queue holds in Redis (its hashes) has `needle` in it. */
+  async function queueHolds(needle: string): Promise<boolean> {
+    const redis = new Redis(REDIS_URL);
+    try {
+      for (const key of await redis.keys(`${QUEUE_PREFIX}:*`)) {
+        if ((await redis.type(key)) !== 'hash') continue;
+        if ((await redis.hvals(key)).some((value) => value.includes(needle))) return true;
+      }
+      return false;
+    } finally {
+      redis.disconnect();
+    }
+  }
 
   /** The manager (and dr.lee at Doctor Approval) takes the case on to `status`. */
   async function walkOn(caseId: string, status: CaseStatus): Promise<void> {
@@ -123,6 +153,16 @@ describe('erasure of a case', () => {
         }),
       ],
     );
+    // Its job, as the dispatcher queues it; it runs (admin has no device) and stays in Redis.
+    const queue = lab.app.get<NotificationQueue>(NOTIFICATION_QUEUE);
+    await queue.enqueue([
+      { id: 'erasure-test', channel: 'webpush', username: 'admin', message, eventPosition: null },
+    ]);
+    await eventually(async () => {
+      expect(await queueHolds(`"body":"${NOTE}"`)).toBe(true);
+      expect(await queue.depth()).toBe(0);
+      return true;
+    });
     expect(await tablesHolding(PATIENT)).toContain('notification_deliveries');
     expect(await tablesHolding(PATIENT)).toEqual(expect.arrayContaining(['case_view', 'report_cases']));
     expect(await tablesHolding(NOTE)).toContain('case_notes');
@@ -155,8 +195,10 @@ describe('erasure of a case', () => {
   });
 
   it('leaves no table holding the erased texts, and no key for the case', async () => {
-    for (const text of [PATIENT, NOTE, PLAN_NOTE, COMMENT, 'Verbrugghen'])
+    for (const text of [PATIENT, NOTE, PLAN_NOTE, COMMENT, 'Verbrugghen']) {
       expect({ text, tables: await tablesHolding(text) }).toEqual({ text, tables: [] });
+      expect({ text, inQueue: await queueHolds(text) }).toEqual({ text, inQueue: false });
+    }
     // A downloaded file's name stays in the access log, which is append-only and sealed
     // (docs/security.md, "Data lifecycle"): the one place it is left, by design.
     expect(await tablesHolding('intraoral-front')).toEqual(['access_log']);

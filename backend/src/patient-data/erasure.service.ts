@@ -8,6 +8,7 @@ import { FILE_URL } from '../common/file-url.js';
 import { withTransaction } from '../event-store/transactions.js';
 import { CaseKeys } from '../event-store/encryption/case-keys.js';
 import { EventStore } from '../event-store/event-store.js';
+import { NOTIFICATION_QUEUE, type NotificationQueue } from '../notifications/queue/notification-queue.js';
 
 /**
  * The right to erasure and file purges (api.md "Patient data"). Each is one event on the case's
@@ -25,24 +26,30 @@ export class ErasureService {
     private readonly keys: CaseKeys,
     private readonly store: EventStore,
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    @Inject(NOTIFICATION_QUEUE) private readonly queue: NotificationQueue,
   ) {}
 
   async erase(caseId: string, reason: unknown, actor: Actor, options: CommandOptions): Promise<Case> {
     let runner: QueryRunner | undefined;
+    let deliveries: string[] = [];
     const erased = await this.cases.execute(caseId, { type: 'EraseCase', reason }, actor, {
       ...options,
       beforeAppend: async (transaction) => {
         runner = transaction;
-        await scrubReadModels(transaction, caseId);
+        deliveries = await scrubReadModels(transaction, caseId);
         await transaction.query('DELETE FROM case_keys WHERE case_id = $1', [caseId]);
       },
     });
     // No event (the case was erased before): the transaction above never ran; do its work again.
     if (!runner)
-      await withTransaction(this.dataSource, (transaction) => scrubReadModels(transaction, caseId));
+      deliveries = await withTransaction(this.dataSource, (transaction) =>
+        scrubReadModels(transaction, caseId),
+      );
     await this.keys.destroy(caseId);
     // The event store keeps this process's recent events in plaintext for the live stream.
     this.store.forgetOwnCommits(caseStreamId(caseId));
+    // The queue keeps its jobs' messages (Redis, for days after they ran), as the deliveries did.
+    await this.queue.eraseMessages(deliveries, CASE_ERASURE.erasedText);
     await this.deleteFiles(caseId);
     return erased;
   }
@@ -77,17 +84,19 @@ export class ErasureService {
 /**
  * The read models' copies of the erased texts that the case's new case_view row does not
  * replace: its notes' rows (author and time stay), the file names of its uploads, and the
- * messages of the notifications sent about it.
+ * messages of the notifications sent about it. Answers those notifications' ids (their jobs').
  */
-async function scrubReadModels(runner: QueryRunner, caseId: string): Promise<void> {
+async function scrubReadModels(runner: QueryRunner, caseId: string): Promise<string[]> {
   await eraseNoteRows(runner, [{ caseId, notes: null }]);
   await runner.query(`UPDATE uploads SET name = $2 WHERE case_id = $1`, [caseId, CASE_ERASURE.erasedText]);
   // The record of each notification sent about the case keeps its message (web push carries the
   // full words): its title and body go, who got it and when stay.
-  await runner.query(
+  const [deliveries]: [{ id: string }[], number] = await runner.query(
     `UPDATE notification_deliveries
         SET job = jsonb_set(jsonb_set(job, '{message,title}', to_jsonb($2::text)), '{message,body}', to_jsonb($2::text))
-      WHERE job->'message'->>'caseId' = $1`,
+      WHERE job->'message'->>'caseId' = $1
+      RETURNING id`,
     [caseId, CASE_ERASURE.erasedText],
   );
+  return deliveries.map((delivery) => delivery.id);
 }

@@ -67,6 +67,23 @@ export class BullMqDriver implements NotificationQueue {
     return withTimeout(counting, 1000, 'Redis');
   }
 
+  /** Finished jobs keep their data in Redis for days (see enqueue): theirs are rewritten too. */
+  async eraseMessages(ids: readonly string[], text: string): Promise<number> {
+    let erased = 0;
+    for (const id of ids) {
+      const job = await withTimeout(this.queue.getJob(id), 3000, 'Redis');
+      if (!job?.data) continue;
+      const { message } = job.data as NotificationJob;
+      await withTimeout(
+        job.updateData({ ...job.data, message: { ...message, title: text, body: text } }),
+        3000,
+        'Redis',
+      );
+      erased++;
+    }
+    return erased;
+  }
+
   process(handler: JobHandler, options: { concurrency: number }): void {
     if (this.worker) throw new Error('This queue already has a worker.');
     this.worker = new Worker<NotificationJob>(

@@ -22,6 +22,8 @@ export class InProcessDriver implements NotificationQueue {
   private readonly states = new Map<string, JobState>();
   private readonly finished: string[] = [];
   private readonly ready: { job: NotificationJob; attempt: number }[] = [];
+  /** The jobs not finished, by id: the very objects `ready` and the retry timers hold. */
+  private readonly unfinished = new Map<string, NotificationJob>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   private handler?: JobHandler;
@@ -38,7 +40,9 @@ export class InProcessDriver implements NotificationQueue {
     for (const job of jobs) {
       if (this.states.has(job.id)) continue;
       this.states.set(job.id, 'waiting');
-      this.ready.push({ job: structuredClone(job), attempt: 1 });
+      const queued = structuredClone(job);
+      this.unfinished.set(job.id, queued);
+      this.ready.push({ job: queued, attempt: 1 });
     }
     this.pump();
   }
@@ -53,6 +57,18 @@ export class InProcessDriver implements NotificationQueue {
     return this.ready.length + this.timers.size;
   }
 
+  /** Finished jobs are remembered by id alone: only the unfinished hold a message. */
+  async eraseMessages(ids: readonly string[], text: string): Promise<number> {
+    let erased = 0;
+    for (const id of ids) {
+      const job = this.unfinished.get(id);
+      if (!job) continue;
+      job.message = { ...job.message, title: text, body: text };
+      erased++;
+    }
+    return erased;
+  }
+
   /** The state of a job this queue knows; for tests and diagnostics. */
   stateOf(jobId: string): JobState | undefined {
     return this.states.get(jobId);
@@ -63,6 +79,7 @@ export class InProcessDriver implements NotificationQueue {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.ready.length = 0;
+    this.unfinished.clear();
     await Promise.allSettled([...this.running]);
   }
 
@@ -104,6 +121,7 @@ export class InProcessDriver implements NotificationQueue {
 
   private finish(jobId: string, state: 'completed' | 'failed'): void {
     this.states.set(jobId, state);
+    this.unfinished.delete(jobId);
     this.finished.push(jobId);
     while (this.finished.length > this.retainFinished) this.states.delete(this.finished.shift()!);
   }

@@ -63,6 +63,12 @@ export interface NotificationQueue {
   process(handler: JobHandler, options: { concurrency: number }): void;
   /** Jobs waiting to run or to be retried (for the queue-depth metric). */
   depth(): Promise<number>;
+  /**
+   * Replaces the title and body of the messages of the jobs among `ids` that the queue still
+   * holds, waiting, retrying or finished (an erasure: they named the patient); answers how many it
+   * changed. A job running meanwhile has its message already and sends it.
+   */
+  eraseMessages(ids: readonly string[], text: string): Promise<number>;
   close(): Promise<void>;
 }
 

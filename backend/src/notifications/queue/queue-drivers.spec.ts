@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { BullMqDriver } from './bullmq.driver';
 import { InProcessDriver } from './in-process.driver';
 import {
+  NOTIFICATION_QUEUE_NAME,
   PermanentJobError,
   type JobContext,
   type NotificationJob,
@@ -93,6 +94,34 @@ describe.each([
     expect(runs[0].context).toEqual({ attempt: 1, maxAttempts: 5 });
   });
 
+  it("erases the messages of the jobs it holds (a case's erasure), and no other", async () => {
+    const named = (id: string, caseId: string): NotificationJob => ({
+      ...job(id),
+      message: {
+        ...job(id).message,
+        title: 'Case completed',
+        body: `${caseId} for Ada Example is complete.`,
+        caseId,
+      },
+    });
+    // Waiting: added before any worker runs.
+    await queue.enqueue([named('erased', 'CA-1'), named('kept', 'CA-2')]);
+    expect(await queue.eraseMessages(['erased', 'never-added'], '[erased]')).toBe(1);
+    const received: NotificationJob[] = [];
+    queue.process(
+      async (given, context) => {
+        received.push(given);
+        runs.push({ id: given.id, context, at: Date.now() });
+      },
+      { concurrency: 2 },
+    );
+    await until(() => received.length === 2);
+    expect(Object.fromEntries(received.map((given) => [given.id, given.message]))).toEqual({
+      erased: { ...named('erased', 'CA-1').message, title: '[erased]', body: '[erased]' },
+      kept: named('kept', 'CA-2').message,
+    });
+  });
+
   it('retries a failing job with exponential backoff until it succeeds', async () => {
     queue.process(
       async (received, context) => {
@@ -143,5 +172,55 @@ describe.each([
     await queue.enqueue(Array.from({ length: 9 }, (_, index) => job(`j${index}`)));
     await until(() => runs.length === 9);
     expect(most).toBe(3);
+  });
+});
+
+describe('bullmq driver: finished jobs, kept in Redis for days', () => {
+  it('erases their messages too', async () => {
+    const prefix = `af-test-${randomBytes(4).toString('hex')}`;
+    const queue = new BullMqDriver({
+      redisUrl: REDIS_URL,
+      prefix,
+      policy: { attempts: 1, backoffMs: 60 },
+      lockMs: 5000,
+      onError: () => undefined,
+    });
+    const redis = new Redis(REDIS_URL);
+    const stored = async (id: string) =>
+      JSON.parse(
+        (await redis.hget(`${prefix}:${NOTIFICATION_QUEUE_NAME}:${id}`, 'data'))!,
+      ) as NotificationJob;
+    try {
+      const named = (id: string): NotificationJob => ({
+        ...job(id),
+        message: { ...job(id).message, title: 'Case on hold', body: 'CA-7 for Ada Example was put on hold.' },
+      });
+      let finished = 0;
+      queue.process(
+        async (given) => {
+          finished++;
+          if (given.id === 'failed') throw new PermanentJobError('410 Gone');
+        },
+        { concurrency: 2 },
+      );
+      await queue.enqueue([named('completed'), named('failed'), named('other')]);
+      await until(() => finished === 3);
+      // The worker records the outcome after the handler returns.
+      await sleep(300);
+      expect((await stored('completed')).message.body).toContain('Ada Example');
+      expect(await queue.eraseMessages(['completed', 'failed'], '[erased]')).toBe(2);
+      for (const id of ['completed', 'failed'])
+        expect((await stored(id)).message).toEqual({
+          ...named(id).message,
+          title: '[erased]',
+          body: '[erased]',
+        });
+      expect((await stored('other')).message).toEqual(named('other').message);
+    } finally {
+      await queue.close();
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    }
   });
 });
