@@ -11,7 +11,7 @@ import {
 import { ProjectionRebuilder } from '../backend/src/rebuild/projection-rebuilder';
 import { caseAt, createCase } from './support/case-road';
 import { download, PNG, upload } from './support/files';
-import { eventually, sql } from './support/helpers';
+import { clearQueuePrefix, eventually, sql } from './support/helpers';
 import type { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -59,13 +59,7 @@ describe('erasure of a case', () => {
   });
   afterAll(async () => {
     await lab?.close();
-    const redis = new Redis(REDIS_URL);
-    try {
-      const keys = await redis.keys(`${QUEUE_PREFIX}:*`);
-      if (keys.length) await redis.del(...keys);
-    } finally {
-      redis.disconnect();
-    }
+    await clearQueuePrefix(REDIS_URL, QUEUE_PREFIX);
   });
 
   /** Whether a job the notification queue holds in Redis (its hashes) has `needle` in it. */

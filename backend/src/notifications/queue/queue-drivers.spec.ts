@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { BullMqDriver } from './bullmq.driver';
 import { InProcessDriver } from './in-process.driver';
+import { clearQueuePrefix } from '../../../../test/support/helpers.js';
 import {
   NOTIFICATION_QUEUE_NAME,
   PermanentJobError,
@@ -218,9 +219,8 @@ describe('bullmq driver: finished jobs, kept in Redis for days', () => {
       expect((await stored('other')).message).toEqual(named('other').message);
     } finally {
       await queue.close();
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length) await redis.del(...keys);
       redis.disconnect();
+      await clearQueuePrefix(REDIS_URL, prefix);
     }
   });
 });
