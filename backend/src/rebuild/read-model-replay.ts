@@ -84,7 +84,7 @@ export class ReadModelReplay {
   private readonly dirtyUsers = new Set<string>();
   private readonly newCaseIds = new Set<string>();
   /** Cases erased since the last write, with how many notes each had then. */
-  private notesErased = new Map<string, number>();
+  private readonly notesErased = new Map<string, number>();
   /** The report row of each case in `cases`, and their pending stage rows. */
   private readonly reports = new Map<string, ReportMark>();
   private intervals: unknown[][] = [];
@@ -290,7 +290,7 @@ export class ReadModelReplay {
     };
     this.intervals = [];
     this.intervalsReplaced.clear();
-    this.notesErased = new Map();
+    this.notesErased.clear();
     for (const entry of dirty) {
       entry.notesWritten = notesSize(entry.state).count;
       entry.notesReplaced = false;

@@ -9,6 +9,7 @@ import {
   type JobContext,
   type NotificationJob,
   type NotificationQueue,
+  type RetryPolicy,
 } from './notification-queue';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,6 +35,19 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A BullMQ queue on the real Redis under a prefix of its own (cleared with clearQueuePrefix). */
+function bullmqQueue(policy: RetryPolicy): { queue: BullMqDriver; prefix: string } {
+  const prefix = `af-test-${randomBytes(4).toString('hex')}`;
+  const queue = new BullMqDriver({
+    redisUrl: REDIS_URL,
+    prefix,
+    policy,
+    lockMs: 5000,
+    onError: () => undefined,
+  });
+  return { queue, prefix };
+}
+
 /** The same contract for both drivers: the in-process driver is a driver swap, not another queue. */
 describe.each([
   [
@@ -43,26 +57,8 @@ describe.each([
   [
     'bullmq (real Redis)',
     () => {
-      const prefix = `af-test-${randomBytes(4).toString('hex')}`;
-      const queue = new BullMqDriver({
-        redisUrl: REDIS_URL,
-        prefix,
-        policy: POLICY,
-        lockMs: 5000,
-        onError: () => undefined,
-      });
-      return {
-        queue: queue as NotificationQueue,
-        async cleanup() {
-          const redis = new Redis(REDIS_URL);
-          try {
-            const keys = await redis.keys(`${prefix}:*`);
-            if (keys.length) await redis.del(...keys);
-          } finally {
-            redis.disconnect();
-          }
-        },
-      };
+      const { queue, prefix } = bullmqQueue(POLICY);
+      return { queue: queue as NotificationQueue, cleanup: () => clearQueuePrefix(REDIS_URL, prefix) };
     },
   ],
 ])('%s driver', (_name, make) => {
@@ -178,14 +174,7 @@ describe.each([
 
 describe('bullmq driver: finished jobs, kept in Redis for days', () => {
   it('erases their messages too', async () => {
-    const prefix = `af-test-${randomBytes(4).toString('hex')}`;
-    const queue = new BullMqDriver({
-      redisUrl: REDIS_URL,
-      prefix,
-      policy: { attempts: 1, backoffMs: 60 },
-      lockMs: 5000,
-      onError: () => undefined,
-    });
+    const { queue, prefix } = bullmqQueue({ attempts: 1, backoffMs: 60 });
     const redis = new Redis(REDIS_URL);
     const stored = async (id: string) =>
       JSON.parse(
