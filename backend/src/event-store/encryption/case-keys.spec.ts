@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { CaseKeys } from './case-keys.js';
+import { CACHED_KEYS, CaseKeys } from './case-keys.js';
 import { masterKeyFrom } from './master-key.js';
 
 /** More cases than CaseKeys caches: using their keys evicts every key used before them. */
@@ -51,5 +51,27 @@ describe('CaseKeys.hold: keys kept at hand for a transaction about to seal with 
 
     await keys.keysFor(['CA-2030-1']);
     expect(queries.length).toBe(asked + 1);
+  });
+});
+
+describe('CaseKeys cache', () => {
+  it('keeps at most CACHED_KEYS keys, the least recently used going first', async () => {
+    const { dataSource, queries } = tableMakingEveryKey();
+    const keys = new CaseKeys(dataSource, masterKeyFrom(randomBytes(32)));
+    const ids = Array.from({ length: CACHED_KEYS + 1 }, (_, index) => `CA-2032-${index}`);
+    // One key used again just before the cache overflows: it is no longer among the oldest.
+    await keys.keysFor(ids.slice(0, CACHED_KEYS));
+    await keys.keysFor([ids[0]]);
+    const beforeOverflow = queries.length;
+    await keys.keysFor([ids[CACHED_KEYS]]);
+    expect(queries.length).toBe(beforeOverflow + 1);
+
+    // The newest, and the one used again, are still cached: found without a query.
+    const cachedBefore = queries.length;
+    await keys.keysFor([ids[CACHED_KEYS], ids[0], ids[CACHED_KEYS - 1]]);
+    expect(queries.length).toBe(cachedBefore);
+    // The oldest used are gone: asking for one is a query.
+    await keys.keysFor([ids[1]]);
+    expect(queries.length).toBe(cachedBefore + 1);
   });
 });

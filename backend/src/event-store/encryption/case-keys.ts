@@ -4,7 +4,14 @@ import type { MasterKey } from './master-key.js';
 import { freshIv } from './random-ivs.js';
 
 /** Unwrapped keys kept per process; past this many the oldest used go first. */
-const CACHED_KEYS = 50_000;
+export const CACHED_KEYS = 50_000;
+/**
+ * Keys dropped at once when the cache is full. A Map's deleted entries stay in its table until V8
+ * compacts it, and a walk from its start (the oldest key) steps over every one of them: dropping
+ * one key per new key walked them each time (docs/performance.md, "The least a restore and a
+ * rebuild can cost").
+ */
+const EVICTED_AT_ONCE = CACHED_KEYS / 10;
 const KEY_BYTES = 32;
 
 type Db = DataSource | QueryRunner;
@@ -181,7 +188,12 @@ export class CaseKeys {
   private remember(id: string, key: Buffer | null): void {
     if (!key) return;
     this.cache.set(id, key);
-    if (this.cache.size > CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size <= CACHED_KEYS) return;
+    let excess = this.cache.size - CACHED_KEYS + EVICTED_AT_ONCE;
+    for (const oldest of this.cache.keys()) {
+      if (excess-- <= 0) break;
+      this.cache.delete(oldest);
+    }
   }
 
   private async load(
