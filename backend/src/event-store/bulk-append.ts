@@ -14,8 +14,13 @@ import { withTransaction } from './transactions.js';
 const MANY_ROWS = 10_000;
 const MANY_CHARS = 4 * 1024 * 1024;
 
-/** Events sealed at a time (`seal`): the first statement goes out early, the rest overlap. */
-const SEAL_ROWS = 2_000;
+/**
+ * Events sealed and sent at a time (`seal`): a part's sealing and JSON are done while PostgreSQL
+ * inserts the part before. A part is one statement for the restore's events (well under
+ * MANY_CHARS): with two statements a part, the second waited for the first with Node idle, and the
+ * next part's sealing then outlasted the second's insert with PostgreSQL idle.
+ */
+const SEAL_ROWS = 1_000;
 
 /**
  * One statement's rows from two texts: a JSON array of the small columns, and the documents as
