@@ -75,3 +75,34 @@ describe('CaseKeys cache', () => {
     expect(queries.length).toBe(cachedBefore + 1);
   });
 });
+
+describe('CaseKeys.keysFor: many new keys', () => {
+  it('makes them in several statements and answers every one', async () => {
+    const { dataSource, queries } = tableMakingEveryKey();
+    const keys = new CaseKeys(dataSource, masterKeyFrom(randomBytes(32)));
+    const ids = Array.from({ length: 12_000 }, (_, index) => `CA-2033-${index}`);
+    const made = await keys.keysFor(ids);
+    expect(queries.length).toBe(3);
+    expect([...made.keys()].sort()).toEqual([...ids].sort());
+    expect(new Set([...made.values()].map((key) => key.toString('hex'))).size).toBe(ids.length);
+  });
+
+  it('fails as a whole when one statement fails, and sends none after it', async () => {
+    const queries: string[] = [];
+    const dataSource = {
+      query: async (sql: string, params: unknown[]) => {
+        queries.push(sql);
+        if (queries.length === 2) throw new Error('connection lost');
+        const input: { case_id: string }[] = JSON.parse(params[0] as string);
+        return input.map(({ case_id }) => ({ case_id, wrapped_key: null, master_key_id: null, made: true }));
+      },
+    } as unknown as DataSource;
+    const keys = new CaseKeys(dataSource, masterKeyFrom(randomBytes(32)));
+    const ids = Array.from({ length: 12_000 }, (_, index) => `CA-2034-${index}`);
+    await expect(keys.keysFor(ids)).rejects.toThrow('connection lost');
+    expect(queries.length).toBe(2);
+    // Nothing of the failed call is cached: the first key is asked for again.
+    await keys.keysFor([ids[0]]);
+    expect(queries.length).toBe(3);
+  });
+});

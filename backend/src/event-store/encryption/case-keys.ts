@@ -14,6 +14,20 @@ export const CACHED_KEYS = 50_000;
 const EVICTED_AT_ONCE = CACHED_KEYS / 10;
 const KEY_BYTES = 32;
 
+/** Keys made per statement: the next statement's wraps are made while PostgreSQL inserts these. */
+const KEYS_PER_STATEMENT = 5_000;
+
+/** Inserts the wrapped keys of $1 (JSON); answers which were made, and the rows of those that existed. */
+const MAKE_KEYS = `WITH input AS (SELECT * FROM json_to_recordset($1::json) AS r(case_id text, wrapped_key text)),
+       made AS (
+         INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
+         SELECT case_id, wrapped_key, $2::text FROM input ON CONFLICT (case_id) DO NOTHING
+         RETURNING case_id)
+       SELECT case_id, NULL AS wrapped_key, NULL AS master_key_id, true AS made FROM made
+       UNION ALL
+       SELECT case_id, wrapped_key, master_key_id, false FROM case_keys
+        WHERE case_id IN (SELECT case_id FROM input) AND case_id NOT IN (SELECT case_id FROM made)`;
+
 type Db = DataSource | QueryRunner;
 type KeyRow = { case_id: string; wrapped_key: string; master_key_id: string };
 
@@ -62,26 +76,28 @@ export class CaseKeys {
       ]),
     );
     random.fill(0);
-    // One round trip: the keys inserted now (their ids alone: this process holds them already),
-    // and the wrapped keys of those that existed. The ids and wraps go as one JSON document:
-    // node-pg quotes every element of an array parameter, which costs more than the statement.
+    // The keys inserted now (their ids alone: this process holds them already), and the wrapped
+    // keys of those that existed, a statement per KEYS_PER_STATEMENT, each one's wraps made while
+    // the one before runs. The ids and wraps go as one JSON document: node-pg quotes every element
+    // of an array parameter, which costs more than the statement.
     // Committed at once, outside any transaction of the caller: a key this process caches must
     // exist whatever becomes of the append it was made for (an unused key costs a row).
-    const rows: (KeyRow & { made: boolean })[] = await this.dataSource.query(
-      `WITH input AS (SELECT * FROM json_to_recordset($1::json) AS r(case_id text, wrapped_key text)),
-       made AS (
-         INSERT INTO case_keys (case_id, wrapped_key, master_key_id)
-         SELECT case_id, wrapped_key, $2::text FROM input ON CONFLICT (case_id) DO NOTHING
-         RETURNING case_id)
-       SELECT case_id, NULL AS wrapped_key, NULL AS master_key_id, true AS made FROM made
-       UNION ALL
-       SELECT case_id, wrapped_key, master_key_id, false FROM case_keys
-        WHERE case_id IN (SELECT case_id FROM input) AND case_id NOT IN (SELECT case_id FROM made)`,
-      [
-        JSON.stringify(missing.map((id) => ({ case_id: id, wrapped_key: this.wrap(fresh.get(id)!) }))),
-        this.master.id,
-      ],
-    );
+    const rows: (KeyRow & { made: boolean })[] = [];
+    let running: Promise<(KeyRow & { made: boolean })[]> | undefined;
+    for (let start = 0; start < missing.length; start += KEYS_PER_STATEMENT) {
+      const wraps = JSON.stringify(
+        missing
+          .slice(start, start + KEYS_PER_STATEMENT)
+          .map((id) => ({ case_id: id, wrapped_key: this.wrap(fresh.get(id)!) })),
+      );
+      if (running) for (const row of await running) rows.push(row);
+      running = this.dataSource.query(MAKE_KEYS, [wraps, this.master.id]);
+      // Awaited above or below; until then a failure must not count as an unhandled rejection.
+      running.catch(() => undefined);
+      // Let the statement go out before the next one's wraps are made.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const row of await running!) rows.push(row);
     for (const row of rows.filter((row) => row.made)) {
       keys.set(row.case_id, fresh.get(row.case_id)!);
       this.remember(row.case_id, fresh.get(row.case_id)!);
