@@ -142,8 +142,9 @@ async function readWholeLog(
 }
 
 /**
- * Copies every read model's rows into a table like it (its indexes and storage options), inside
- * the server, then drops the copies: what PostgreSQL spends writing those rows at the least.
+ * Copies every read model's rows into a table like it (LIKE … INCLUDING ALL: its columns,
+ * constraints and indexes), inside the server, then drops the copies: what PostgreSQL spends
+ * writing those rows at the least.
  * Returns the number of rows copied.
  */
 async function copyReadModels(dataSource: DataSource): Promise<number> {
