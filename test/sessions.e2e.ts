@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { createApp } from '../backend/src/app';
-import { hashToken } from '../backend/src/sessions/sessions.service';
+import { hashToken, SESSION_CACHE_MS } from '../backend/src/sessions/sessions.service';
 import { loadConfig } from '../backend/src/config/config';
 import { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -135,6 +136,64 @@ describe('sessions (api.md Security)', () => {
       await lastUsedAgo(returning, '5 minutes');
       expect((await returning.get('/auth/me')).status).toBe(200);
       expect(await lastUsedAge(returning)).toBeLessThan(60);
+    });
+  });
+
+  describe('how often a request asks the database who its session is', () => {
+    /** Counts the session lookups this process sends while `work` runs. */
+    async function lookupsDuring(work: () => Promise<unknown>): Promise<number> {
+      const query = Client.prototype.query;
+      let lookups = 0;
+      const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (
+        this: Client,
+        ...args: unknown[]
+      ) {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+        if (text?.includes('JOIN user_view u ON u.username_key = s.username_key')) lookups++;
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query);
+      try {
+        await work();
+      } finally {
+        spy.mockRestore();
+      }
+      return lookups;
+    }
+
+    it('asks once for many requests that arrive together with one token', async () => {
+      const rep = await lab.login('rep');
+      await sleep(SESSION_CACHE_MS + 50);
+      // The table locked, the first lookup waits: every request arrives while it is under way.
+      const locker = new Client({ connectionString: lab.databaseUrl });
+      await locker.connect();
+      const answers: number[] = [];
+      try {
+        const lookups = await lookupsDuring(async () => {
+          await locker.query('BEGIN');
+          await locker.query('LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
+          const requests = Array.from({ length: 20 }, () => rep.get('/auth/me'));
+          await sleep(500);
+          await locker.query('COMMIT');
+          for (const { status } of await Promise.all(requests)) answers.push(status);
+        });
+        expect(answers).toEqual(Array(20).fill(200));
+        expect(lookups).toBe(1);
+      } finally {
+        await locker.end();
+      }
+    });
+
+    it('remembers for a second that a token opens no session, and then asks again', async () => {
+      const stale = new ApiClient(lab.apiUrl, 'a-token-of-a-session-that-ended');
+      const once = await lookupsDuring(async () => {
+        for (let i = 0; i < 10; i++) {
+          expect(await stale.get('/auth/me')).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
+          expect((await stale.get('/push/vapid-public-key')).status).toBe(200);
+        }
+      });
+      expect(once).toBe(1);
+      await sleep(SESSION_CACHE_MS + 50);
+      expect(await lookupsDuring(() => stale.get('/auth/me'))).toBe(1);
     });
   });
 

@@ -4,6 +4,7 @@ import { caseStreamId, parseRole, USER_LIMITS, type Actor } from '@alignerflow/d
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EVENTS_COMMITTED, type EventsCommitted } from '../event-store/log-listener.js';
+import { runPrepared } from '../event-store/read-model.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { Clock } from '../common/clock.js';
 import { ScheduledJob } from '../scheduling/scheduled-job.js';
@@ -20,6 +21,13 @@ export const SESSION_MS = 12 * HOUR_MS;
  */
 export const SESSION_CACHE_MS = 1_000;
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
+/**
+ * Tokens that opened no session, remembered for SESSION_CACHE_MS apart from the sessions, so that a
+ * client that keeps calling with an ended token asks the database once a second, not per request,
+ * and a flood of unknown tokens cannot push a live session out of the cache. A token never
+ * becomes valid later: a sign-in makes a new random one.
+ */
+const UNKNOWN_TOKENS_MAX_ENTRIES = 1_000;
 /** last_used_at is written at most this often per session: enough for an idle timeout in minutes. */
 export const LAST_USE_RESOLUTION_MS = 60_000;
 /** Ended and idle sessions are deleted this often (and once at start). */
@@ -82,6 +90,10 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     () => this.purgeEnded(),
   );
   private readonly cache = new Map<string, CachedSession>();
+  /** Token hash → until when it is known to open no session. */
+  private readonly unknown = new Map<string, number>();
+  /** Lookups under way: requests of one caller that arrive together ask the database once. */
+  private readonly lookups = new Map<string, Promise<ResolvedSession | undefined>>();
   /** Moves on every invalidation, so that a lookup begun before it never stores what it read. */
   private invalidations = 0;
   private readonly onCommitted = ({ events }: EventsCommitted) => {
@@ -182,11 +194,26 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The signed-in user of a live session whose user still exists. */
-  async resolve(tokenHash: string): Promise<ResolvedSession | undefined> {
+  resolve(tokenHash: string): Promise<ResolvedSession | undefined> {
+    const now = Date.now();
     const cached = this.cache.get(tokenHash);
-    if (cached && cached.until > Date.now()) return cached.session;
+    if (cached && cached.until > now) return Promise.resolve(cached.session);
+    if ((this.unknown.get(tokenHash) ?? 0) > now) return Promise.resolve(undefined);
+    let lookup = this.lookups.get(tokenHash);
+    if (!lookup) {
+      const started = this.lookUp(tokenHash).finally(() => {
+        if (this.lookups.get(tokenHash) === started) this.lookups.delete(tokenHash);
+      });
+      this.lookups.set(tokenHash, (lookup = started));
+    }
+    return lookup;
+  }
+
+  private async lookUp(tokenHash: string): Promise<ResolvedSession | undefined> {
     const invalidationsBefore = this.invalidations;
-    const rows: {
+    // Prepared: asked about once a second per signed-in caller, so planning it each time cost
+    // more than running it.
+    const rows = await runPrepared<{
       username: string;
       role: string;
       username_key: string;
@@ -194,7 +221,8 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
       id: string;
       mfa_setup_only: boolean;
       touch: boolean;
-    }[] = await this.dataSource.query(
+    }>(
+      this.dataSource,
       `SELECT u.username, u.role, u.username_key, s.expires_at, s.id, s.mfa_setup_only,
               s.last_used_at <= now() - $3 * interval '1 millisecond' AS touch
          FROM sessions s
@@ -205,6 +233,10 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
     const role = rows[0] && parseRole(rows[0].role);
     if (!role) {
       this.cache.delete(tokenHash);
+      if (this.invalidations === invalidationsBefore) {
+        if (this.unknown.size >= UNKNOWN_TOKENS_MAX_ENTRIES) this.unknown.clear();
+        this.unknown.set(tokenHash, Date.now() + SESSION_CACHE_MS);
+      }
       return undefined;
     }
     if (rows[0].touch)
@@ -287,12 +319,16 @@ export class SessionsService implements OnModuleInit, OnModuleDestroy {
 
   private forget(matches: (tokenHash: string, session: CachedSession) => boolean): void {
     this.invalidations++;
+    // A request after this one asks anew, not the lookup begun before the change.
+    this.lookups.clear();
     for (const [tokenHash, session] of this.cache)
       if (matches(tokenHash, session)) this.cache.delete(tokenHash);
   }
 
   private forgetAll(): void {
     this.invalidations++;
+    this.lookups.clear();
+    this.unknown.clear();
     this.cache.clear();
   }
 }
