@@ -45,8 +45,10 @@ import { recordFigure } from './support/report';
  *
  * What limits it, from the same run: a CPU profile of API A in a profiled pass at its peak, after
  * the unprofiled one that gives the figure (node:inspector, bench/support/cpu-profile.cjs), and
- * PostgreSQL's wait events sampled from pg_stat_activity (pg_stat_statements needs
- * shared_preload_libraries, which a shared test server may not have).
+ * PostgreSQL's wait events sampled from pg_stat_activity in the same profiled pass
+ * (pg_stat_statements needs shared_preload_libraries, which a shared test server may not have).
+ * The sampler's queries and its client cost the two cores several percent (docs/performance.md),
+ * so, like the profiler, it stays out of the passes that give the figures.
  * The open loop runs twice: its latencies come from the unprofiled pass, with API A's garbage
  * collections and event loop delay counted; the profile from the second pass.
  *
@@ -339,21 +341,21 @@ describe('command benchmarks', () => {
     const notesBefore = await noteCount();
 
     // One API process at its peak, warmed up first, unprofiled (a profiler's own work would be in
-    // its CPU per command), with PostgreSQL's wait events; then a shorter profiled pass. pgbench
+    // its CPU per command); then a shorter profiled pass, with PostgreSQL's wait events. pgbench
     // runs right before and right after the peak: this machine's speed drifts within minutes, and
     // the ratio is taken against the mean of the two.
     const cold = await notes(apis, cases, CLIENTS, undefined, HALF_SECONDS);
     const pgbenchBefore = pgbenchInsertRate(database!.url, HALF_SECONDS);
-    const waits = sampleWaitEvents(database!.url);
     const peak = await notes(apis, cases, CLIENTS);
-    const waitEvents = await waits();
     const pgbenchAfter = pgbenchInsertRate(database!.url, HALF_SECONDS);
     const pgbench = Math.round((pgbenchBefore + pgbenchAfter) / 2);
     process.stdout.write(
       `[bench] one API process, load average ${peak.load}: ${describeRun(peak)}; cold: ${describeRun(cold)}\n`,
     );
     apis[0].child.kill('SIGUSR2');
+    const waits = sampleWaitEvents(database!.url);
     const peakProfiled = await notes(apis, cases, CLIENTS, undefined, HALF_SECONDS);
+    const waitEvents = await waits();
     const profile = await closeProfileWindow(apis[0].child, profileFile);
 
     apis.push(await startApiProcess('API B', env()));
@@ -364,13 +366,11 @@ describe('command benchmarks', () => {
     const best = pair.perSecond > peak.perSecond ? { run: pair, apis: 2 } : { run: peak, apis: 1 };
     const setup = best.apis === 2 ? 'two API processes' : 'one API process';
     // The open loop's latencies unprofiled (a profiler's own pauses would be in them), with API
-    // A's pauses counted (garbage collection, event loop delay) and PostgreSQL's sessions sampled.
+    // A's pauses counted (garbage collection, event loop delay).
     apis[0].child.kill('SIGWINCH');
-    const halfWaits = sampleWaitEvents(database!.url);
     const serverBefore = await apiTimings(apis[0]);
     const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
     const serverAfter = await apiTimings(apis[0]);
-    const halfWaitEvents = await halfWaits();
     const halfPauses = await closePausesWindow(apis[0].child, profileFile);
     // Against the clients' own count of answers over 25 ms: what the time outside the API's
     // request handling (its event loop's queue, the sockets, the clients' process) adds.
@@ -381,9 +381,12 @@ describe('command benchmarks', () => {
     const waitedOver10 = shareOver(serverBefore.waits, serverAfter.waits, 0.01);
     const flushesOver10 = shareOver(serverBefore.flushes, serverAfter.flushes, 0.01);
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}: ${describeRun(half)}\n`);
-    // Then the same open loop profiled: where API A's CPU goes while the tail forms.
+    // Then the same open loop profiled: where API A's CPU goes while the tail forms, and what
+    // PostgreSQL's sessions wait for.
     apis[0].child.kill('SIGUSR2');
+    const halfWaits = sampleWaitEvents(database!.url);
     const halfProfiled = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
+    const halfWaitEvents = await halfWaits();
     const halfProfile = await closeProfileWindow(apis[0].child, profileFile);
 
     // A lone client, one request at a time, on API A: a note beside the cheapest signed-in read.
@@ -504,7 +507,7 @@ describe('command benchmarks', () => {
     recordFigure({
       id: 'commands-half-profile',
       figure:
-        'Where the open loop’s time goes (API A’s CPU profile in a second, profiled pass; PostgreSQL’s sessions in the unprofiled one, pg_stat_activity every 10 ms)',
+        'Where the open loop’s time goes (API A’s CPU profile and PostgreSQL’s sessions, pg_stat_activity every 10 ms, in a second, profiled pass)',
       measured:
         `by place: ${halfProfile.places}; by function: ${halfProfile.functions}; database: ${halfWaitEvents}; ` +
         `the profiled pass: p50 ${halfProfiled.p50} ms, p99 ${halfProfiled.p99} ms`,
@@ -514,7 +517,7 @@ describe('command benchmarks', () => {
     recordFigure({
       id: 'commands-profile-db',
       figure:
-        'What PostgreSQL’s sessions do at API A’s peak (pg_stat_activity every 10 ms, average sessions)',
+        'What PostgreSQL’s sessions do at API A’s peak (pg_stat_activity every 10 ms in the profiled pass, average sessions)',
       measured: waitEvents,
       target: '—',
       bench: BENCH,
