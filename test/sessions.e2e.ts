@@ -185,13 +185,16 @@ describe('sessions (api.md Security)', () => {
 
     it('remembers for a second that a token opens no session, and then asks again', async () => {
       const stale = new ApiClient(lab.apiUrl, 'a-token-of-a-session-that-ended');
-      const once = await lookupsDuring(async () => {
+      const started = performance.now();
+      const lookups = await lookupsDuring(async () => {
         for (let i = 0; i < 10; i++) {
           expect(await stale.get('/auth/me')).toMatchObject({ status: 401, body: NOT_SIGNED_IN });
           expect((await stale.get('/push/vapid-public-key')).status).toBe(200);
         }
       });
-      expect(once).toBe(1);
+      // Once per second the twenty requests took (one, unless the machine is very slow), not once each.
+      expect(lookups).toBeLessThanOrEqual(1 + Math.floor((performance.now() - started) / SESSION_CACHE_MS));
+      expect(lookups).toBeLessThan(20);
       await sleep(SESSION_CACHE_MS + 50);
       expect(await lookupsDuring(() => stale.get('/auth/me'))).toBe(1);
     });
