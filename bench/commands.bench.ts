@@ -367,6 +367,13 @@ describe('command benchmarks', () => {
     const setup = best.apis === 2 ? 'two API processes' : 'one API process';
     // The open loop's latencies unprofiled (a profiler's own pauses would be in them), with API
     // A's pauses counted (garbage collection, event loop delay).
+    // The notes go round the same cases in every load: by now each holds hundreds, and every answer
+    // carries them all (the whole case). One case's answer tells how large the open loop's are.
+    const sample = await fetch(`${apis[0].api}/cases/${cases[0]}`, {
+      headers: { authorization: `Bearer ${rep.token}` },
+    });
+    const sampleBytes = Buffer.byteLength(await sample.text());
+    const sampleNotes = (await rep.get(`/cases/${cases[0]}`)).body.notes.length;
     apis[0].child.kill('SIGWINCH');
     const serverBefore = await apiTimings(apis[0]);
     const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
@@ -445,7 +452,8 @@ describe('command benchmarks', () => {
         `Command p99, open loop evenly paced at half the peak (${thousands(best.run.perSecond / 2)}/s, ${setup}), ` +
         'latency from each request’s due time',
       measured:
-        `${describeRun(half)}; over 25 ms: ${percent(clientShareOver25)} of answers as the clients timed them, ` +
+        `${describeRun(half)}; on cases holding about ${thousands(sampleNotes)} notes each by then (an answer ` +
+        `${thousands(sampleBytes)} B); over 25 ms: ${percent(clientShareOver25)} of answers as the clients timed them, ` +
         `${percent(serverShareOver25)} as API A timed them inside (over 10 ms: ${percent(serverShareOver10)}); ` +
         `inside API A, ${percent(waitedOver10)} of the appends waited over 10 ms for the flush before theirs, ` +
         `and ${percent(flushesOver10)} of the flushes took over 10 ms; ` +

@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { CASE_ERASURE, type Case } from '@alignerflow/domain';
 import { createApp } from '../backend/src/app';
 import { loadConfig } from '../backend/src/config/config';
+import { caseAt } from './support/case-road';
 import { ApiClient } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -88,5 +90,25 @@ describe('commands decided on a process memory of the case, with another process
       expectedVersion: viaB.body.version,
     });
     expect(stale.status).toBe(409);
+  });
+
+  it('answers an erasure with the notes it rewrote, not the notes it remembered, and adds after them', async () => {
+    const clients = {
+      admin: adminA,
+      designer: await a.login('designer'),
+      'dr.lee': await a.login('dr.lee'),
+    };
+    const { id } = await caseAt(clients, 'Completed');
+    // Its answer leaves the case, its notes with it, in A's memory.
+    const noted = await adminA.post(`/cases/${id}/notes`, { text: 'Prefers morning fittings.' });
+    expect(noted.status).toBe(201);
+    const erased = await adminA.post(`/cases/${id}/erase`, { reason: 'Asked by the patient' });
+    expect(erased.status).toBe(200);
+    const texts = (state: Case) => state.notes.map((note) => note.text);
+    expect(texts(erased.body)).toEqual(noted.body.notes.map(() => CASE_ERASURE.erasedText));
+    const later = await adminA.post(`/cases/${id}/notes`, { text: 'Aligners posted.' });
+    expect(later.status).toBe(201);
+    expect(texts(later.body)).toEqual([...texts(erased.body), 'Aligners posted.']);
+    expect((await adminA.get(`/cases/${id}`)).body).toEqual(later.body);
   });
 });

@@ -6,11 +6,12 @@ import net from 'node:net';
  * node:http's client spent a large share of what the API spent per request (docs/performance.md,
  * "The half-load tail, traced"); on a 2-core machine shared by the API, PostgreSQL and the
  * clients, that CPU is taken from what is being measured. This one leaves the cores to the server,
- * as a load generator such as wrk does. Answers are not parsed as JSON: the benches count what
- * was written in the database instead.
+ * as a load generator such as wrk does. Answers are not parsed, and a successful answer's body is
+ * not kept: the benches count what was written in the database instead.
  */
 export interface LeanAnswer {
   status: number;
+  /** The body of an answer of 300 or more (its error text); empty for any other. */
   body: Buffer;
 }
 
@@ -20,84 +21,150 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** An answer whose head has been read. */
+interface Reading {
+  status: number;
+  close: boolean;
+  /** Body bytes still to come (Content-Length), or undefined for chunks. */
+  remaining: number | undefined;
+  /** The body bytes kept: all of a chunked body (to find its end), an error's for its text. */
+  kept: Buffer[];
+}
+
 const HEADER_END = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
 /** Below the API's keep-alive timeout (5 s). */
 const IDLE_MS = 4000;
+/**
+ * Every connection's reads land in this one buffer (net's `onread`), each framed before the next
+ * read: a body the benches do not look at is counted and dropped, never allocated. A command's
+ * answer carries the whole case, tens of kilobytes on a case with hundreds of notes, and a socket
+ * buffer allocated per read made this process collect its garbage, mark-compacts included,
+ * several times a second, and send late (docs/performance.md, "The clients' own pauses").
+ */
+const READS = Buffer.allocUnsafe(64 * 1024);
 
 /** One keep-alive connection: one request at a time, answers framed as they arrive. */
 class Connection {
   readonly socket: net.Socket;
   current?: Pending;
-  private buffered: Buffer = Buffer.alloc(0);
+  /** The current answer's head so far, copied out of READS, until its end arrives. */
+  private head: Buffer = EMPTY;
+  private answer?: Reading;
   closed = false;
   /** performance.now() when it last became idle. */
   idleSince = 0;
 
-  constructor(host: string, port: number, onIdle: (connection: Connection) => void) {
-    this.socket = net.connect({ host, port, noDelay: true });
-    this.socket.on('data', (chunk: Buffer) => {
-      this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
-      let answer: ReturnType<typeof frame>;
-      try {
-        answer = this.current && frame(this.buffered);
-      } catch (error) {
-        fail(error as Error);
-        this.socket.destroy();
-        return;
-      }
-      if (!answer) return;
-      this.buffered = this.buffered.subarray(answer.length);
-      const { resolve } = this.current!;
-      this.current = undefined;
-      this.idleSince = performance.now();
-      if (answer.close) this.socket.end();
-      else onIdle(this);
-      resolve({ status: answer.status, body: answer.body });
+  constructor(
+    host: string,
+    port: number,
+    private readonly onIdle: (connection: Connection) => void,
+  ) {
+    this.socket = net.connect({
+      host,
+      port,
+      noDelay: true,
+      onread: {
+        buffer: READS,
+        callback: (size: number, buffer: Buffer) => {
+          try {
+            this.read(buffer.subarray(0, size));
+          } catch (error) {
+            this.fail(error as Error);
+            this.socket.destroy();
+          }
+          return true;
+        },
+      },
     });
-    const fail = (error: Error) => {
-      this.closed = true;
-      this.current?.reject(error);
-      this.current = undefined;
-    };
     // The server's end of the connection (its keep-alive timeout) comes before the socket closes:
     // from then on nothing is sent on it.
     this.socket.on('end', () => (this.closed = true));
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error('the server closed the connection')));
+    this.socket.on('error', (error) => this.fail(error));
+    this.socket.on('close', () => this.fail(new Error('the server closed the connection')));
   }
 
   send(pending: Pending): void {
     this.current = pending;
     this.socket.write(pending.head);
   }
+
+  private fail(error: Error): void {
+    this.closed = true;
+    this.current?.reject(error);
+    this.current = undefined;
+  }
+
+  /** Frames `bytes` (a view of READS, valid until this returns) into the current answer. */
+  private read(bytes: Buffer): void {
+    let at = 0;
+    while (at < bytes.length && this.current) {
+      if (!this.answer) {
+        const data = this.head.length ? Buffer.concat([this.head, bytes.subarray(at)]) : bytes.subarray(at);
+        const headerEnd = data.indexOf(HEADER_END);
+        if (headerEnd < 0) {
+          this.head = Buffer.from(data);
+          return;
+        }
+        at += headerEnd + 4 - this.head.length;
+        this.head = EMPTY;
+        this.answer = reading(data.toString('latin1', 0, headerEnd));
+      }
+      const answer = this.answer;
+      const rest = bytes.subarray(at);
+      if (answer.remaining === undefined) {
+        answer.kept.push(Buffer.from(rest));
+        const body = Buffer.concat(answer.kept);
+        const chunked = unchunked(body);
+        if (!chunked) {
+          answer.kept = [body];
+          return;
+        }
+        // What came after the last chunk (nothing, one request being in flight) starts the next head.
+        at = bytes.length - (body.length - chunked.length);
+        this.finish(chunked.body);
+        continue;
+      }
+      const taken = Math.min(answer.remaining, rest.length);
+      if (answer.status >= 300) answer.kept.push(Buffer.from(rest.subarray(0, taken)));
+      answer.remaining -= taken;
+      at += taken;
+      if (answer.remaining === 0) this.finish(Buffer.concat(answer.kept));
+    }
+  }
+
+  private finish(body: Buffer): void {
+    const { status, close } = this.answer!;
+    const { resolve } = this.current!;
+    this.answer = undefined;
+    this.current = undefined;
+    this.idleSince = performance.now();
+    if (close) this.socket.end();
+    else this.onIdle(this);
+    resolve({ status, body });
+  }
 }
 
-/** The first whole answer in `data`, or undefined while it is still arriving. */
-function frame(data: Buffer): { status: number; body: Buffer; length: number; close: boolean } | undefined {
-  const headerEnd = data.indexOf(HEADER_END);
-  if (headerEnd < 0) return undefined;
-  const head = data.toString('latin1', 0, headerEnd);
+/** An answer's head (its text up to the blank line): status, framing, whether the server closes. */
+function reading(head: string): Reading {
   const status = Number(head.slice(9, 12));
   const close = /\r\nconnection: *close/i.test(head);
-  const bodyStart = headerEnd + 4;
   const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-  if (length) {
-    const end = bodyStart + Number(length[1]);
-    return data.length < end
-      ? undefined
-      : { status, body: data.subarray(bodyStart, end), length: end, close };
-  }
-  if (!/\r\ntransfer-encoding: *chunked/i.test(head))
-    return { status, body: Buffer.alloc(0), length: bodyStart, close };
+  const chunked = !length && /\r\ntransfer-encoding: *chunked/i.test(head);
+  return { status, close, remaining: chunked ? undefined : Number(length?.[1] ?? 0), kept: [] };
+}
+
+/** A chunked body's content and how many bytes it took, once its last chunk is in `data`. */
+function unchunked(data: Buffer): { body: Buffer; length: number } | undefined {
   const chunks: Buffer[] = [];
-  for (let at = bodyStart; ;) {
+  for (let at = 0; ;) {
     const lineEnd = data.indexOf('\r\n', at);
     if (lineEnd < 0) return undefined;
     const size = parseInt(data.toString('latin1', at, lineEnd), 16);
     if (!Number.isFinite(size)) throw new Error(`not a chunk size: ${data.toString('latin1', at, lineEnd)}`);
     const end = lineEnd + 2 + size + 2;
     if (data.length < end) return undefined;
-    if (size === 0) return { status, body: Buffer.concat(chunks), length: end, close };
+    if (size === 0) return { body: Buffer.concat(chunks), length: end };
     chunks.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
     at = end;
   }

@@ -41,6 +41,27 @@ describe('CaseAnswerJson', () => {
     }
   });
 
+  it('knows its notes again in another array of the same notes, as each answer of the command path is', () => {
+    const answers = new CaseAnswerJson();
+    let state = given(E.created(), E.note('First.'), E.note('Second.'));
+    answers.of({ ...state, notes: state.notes.slice() });
+    state = noted(state, 'Third.');
+    const stringify = jest.spyOn(JSON, 'stringify');
+    try {
+      const text = answers.of({ ...state, notes: state.notes.slice() }).toString();
+      expect(stringify.mock.calls.map(([value]) => (Array.isArray(value) ? value.length : 'case'))).toEqual([
+        'case',
+        1,
+      ]);
+      expect(text).toBe(JSON.stringify(state));
+    } finally {
+      stringify.mockRestore();
+    }
+    // As many notes, other objects (read anew from rows an erasure rewrote): written anew.
+    const reread = { ...state, notes: state.notes.map((note) => ({ ...note, text: '[erased]' })) };
+    expect(answers.of(reread).toString()).toBe(JSON.stringify(reread));
+  });
+
   it('writes UTF-8, and an answer once given stays as it was while the kept notes grow past their room', () => {
     const answers = new CaseAnswerJson();
     let state = given(E.created({ patientName: 'Zoë Ångström' }), E.note('Première note — ✓ 上顎'));

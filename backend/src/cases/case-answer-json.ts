@@ -14,8 +14,15 @@ const MIN_ROOM = 4 * 1024;
 const NOTES_MARK = `"notes-${randomBytes(12).toString('hex')}"`;
 
 interface KeptNotes {
-  /** The notes the bytes were made of, by reference (a case's notes are replaced, never changed). */
-  notes: Note[];
+  /**
+   * How many notes the bytes hold, and the first and last of them, by reference: a case's notes
+   * are added after the others or replaced all at once (NOTES_REWRITING_EVENTS), so notes that
+   * still begin and end their first `count` with these very objects are the ones written here.
+   * Holding the array itself would keep a copy of every case's notes alive per command.
+   */
+  count: number;
+  first: Note | undefined;
+  last: Note | undefined;
   /**
    * Their JSON array as UTF-8 without its closing bracket (`[`, then the notes, comma-separated)
    * in the first `length` bytes; the rest is room for the notes to come.
@@ -31,7 +38,7 @@ interface KeptNotes {
  * (docs/performance.md, the note p50 on a large case): their bytes are kept per case and
  * extended in place by the notes added since, as long as the earlier notes are the very objects
  * they were made of (evolve appends a note and keeps the others; an erasure replaces them, and
- * the bytes are made anew). Each answer is a copy, so extending never touches one being sent.
+ * the bytes are made anew; see KeptNotes). Each answer is a copy, so extending never touches one being sent.
  */
 export class CaseAnswerJson {
   private readonly kept = new Map<string, KeptNotes>();
@@ -55,18 +62,22 @@ export class CaseAnswerJson {
   private notesBytes(caseId: string, notes: Note[]): Buffer {
     const before = this.kept.get(caseId);
     let entry: KeptNotes;
-    if (before && before.notes.length <= notes.length && before.notes.every((note, i) => note === notes[i])) {
-      const added = notes.slice(before.notes.length);
+    if (
+      before &&
+      before.count <= notes.length &&
+      (before.count === 0 || (notes[0] === before.first && notes[before.count - 1] === before.last))
+    ) {
+      const added = notes.slice(before.count);
       entry = added.length
         ? extended(
             before,
             notes,
-            Buffer.from(`${before.notes.length ? ',' : ''}${JSON.stringify(added).slice(1, -1)}`),
+            Buffer.from(`${before.count ? ',' : ''}${JSON.stringify(added).slice(1, -1)}`),
           )
         : before;
     } else {
       const bytes = Buffer.from(JSON.stringify(notes).slice(0, -1));
-      entry = { notes: notes.slice(), bytes, length: bytes.length };
+      entry = { ...ends(notes), bytes, length: bytes.length };
     }
     this.keep(caseId, entry);
     return entry.bytes.subarray(0, entry.length);
@@ -97,5 +108,10 @@ function extended(kept: KeptNotes, notes: Note[], more: Buffer): KeptNotes {
     kept.bytes.copy(bytes, 0, 0, kept.length);
   }
   more.copy(bytes, kept.length);
-  return { notes: notes.slice(), bytes, length };
+  return { ...ends(notes), bytes, length };
+}
+
+/** What KeptNotes holds of `notes` to know them again. */
+function ends(notes: Note[]): Pick<KeptNotes, 'count' | 'first' | 'last'> {
+  return { count: notes.length, first: notes[0], last: notes[notes.length - 1] };
 }

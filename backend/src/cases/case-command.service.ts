@@ -8,11 +8,13 @@ import {
   evolve,
   followUpCreated,
   leftStatus,
+  NOTES_REWRITING_EVENTS,
   type Actor,
   type Case,
   type CaseCommand,
   type CaseEvent,
   type CaseEventData,
+  type Note,
   type ReorderInput,
 } from '@alignerflow/domain';
 import type { QueryRunner } from 'typeorm';
@@ -51,6 +53,19 @@ const MAX_ATTEMPTS = 32;
 const REMEMBERED_CASES = 1000;
 
 /**
+ * What this process keeps of a case it last wrote: the state as the case's row holds it (its notes
+ * by count and size), which its next command decides on, and the notes themselves, which the
+ * answer carries. The notes array is this memory's own and grows in place, so a note adds one
+ * entry to what is kept instead of a new copy of all the case's notes, which would live until the
+ * case's next command and so outlive the young generation of the garbage collector
+ * (docs/performance.md, "The half-load tail and the notes each command kept").
+ */
+interface Remembered {
+  state: Case;
+  notes: Note[];
+}
+
+/**
  * The one path of every case command: decide on the case's state, append the events with the
  * version decided on and the new case_view row in one statement, answer the new state.
  *
@@ -68,7 +83,7 @@ const REMEMBERED_CASES = 1000;
 @Injectable()
 export class CaseCommandService {
   private readonly appends: GroupCommit;
-  private readonly remembered = new Map<string, Case>();
+  private readonly remembered = new Map<string, Remembered>();
   /** The last command of this process on each case that has one running or waiting. */
   private readonly turns = new Map<string, Promise<unknown>>();
 
@@ -206,12 +221,14 @@ export class CaseCommandService {
       // A version the user saw that differs from the memory's may be the newer one: ask the row.
       const remembered = this.remembered.get(caseId);
       const memory =
-        attempt === 0 && remembered && (options.expectedVersion ?? remembered.version) === remembered.version
+        attempt === 0 &&
+        remembered &&
+        (options.expectedVersion ?? remembered.state.version) === remembered.state.version
           ? remembered
           : undefined;
       this.remembered.delete(caseId);
       // Else the case's case_view row as its state; null when it has none (never created).
-      const state = memory ?? (await this.projection.snapshot(caseId));
+      const state = memory?.state ?? (await this.projection.snapshot(caseId));
       try {
         const now = options.at ?? new Date().toISOString();
         const events = this.decide(state, command, actor, options, now);
@@ -221,12 +238,7 @@ export class CaseCommandService {
         await (options.beforeAppend
           ? this.appendWithSideWrites(append, options.beforeAppend)
           : this.appends.append(append));
-        // The answer is the whole case: a snapshot's earlier notes are read once, then remembered.
-        const whole = await this.projection.withNotes(next);
-        this.remembered.set(caseId, whole);
-        if (this.remembered.size > REMEMBERED_CASES)
-          this.remembered.delete(this.remembered.keys().next().value!);
-        return whole;
+        return await this.remember(caseId, next, events, memory?.notes);
       } catch (error) {
         const stale = error instanceof WrongExpectedVersionError;
         if (memory && (stale || error instanceof DomainRejection)) continue;
@@ -237,6 +249,30 @@ export class CaseCommandService {
         }
       }
     }
+  }
+
+  /**
+   * The whole case that `events` made, `next`, which the answer is; remembered for the case's next
+   * command. Its notes are those the memory kept with the events' new ones after them, else (no
+   * memory, or events that rewrote the notes) read once: a snapshot's earlier notes.
+   */
+  private async remember(
+    caseId: string,
+    next: Case,
+    events: NewEvent[],
+    kept: Note[] | undefined,
+  ): Promise<Case> {
+    let notes: Note[];
+    const rewritten = events.some(({ type }) => NOTES_REWRITING_EVENTS.has(type as CaseEvent['type']));
+    if (kept && !rewritten && kept.length === (next.earlierNotes?.count ?? 0)) {
+      notes = kept;
+      notes.push(...next.notes);
+    } else notes = (await this.projection.withNotes(next)).notes.slice();
+    this.remembered.set(caseId, { state: this.projection.asSnapshot(next), notes });
+    if (this.remembered.size > REMEMBERED_CASES) this.remembered.delete(this.remembered.keys().next().value!);
+    // The answer's notes are a copy: the memory's grow with the case's next note.
+    const { earlierNotes: _earlier, ...whole } = next;
+    return { ...whole, notes: notes.slice() };
   }
 
   /** The events the command decides on `state`; throws the domain's rejection. */

@@ -231,6 +231,18 @@ export class CaseViewProjection {
     return result;
   }
 
+  /**
+   * `state` as its case_view row holds it: its notes by count and size (Case.earlierNotes), as
+   * snapshot() reads it, for a command to decide on without the notes. The row's document written
+   * for `state` stays known for it, so the next write compares with it instead of serialising it.
+   */
+  asSnapshot(state: Case): Case {
+    const snapshot: Case = { ...state, notes: [], earlierNotes: notesSize(state) };
+    const document = documents.get(state);
+    if (document) documents.set(snapshot, document);
+    return snapshot;
+  }
+
   /** The case as its row holds it: the state folding its stream gives, but for unread notes. */
   static toCase(row: CaseViewRow): Case {
     const state = { ...row.data, notes: [], version: row.version } as Case;

@@ -1,6 +1,6 @@
 import type { Case } from './case.js';
 import { CASE_EVENT_TYPES, type CaseEvent, type CaseEventData } from './events.js';
-import { evolve, NOTES_ONLY_EVENTS } from './evolve.js';
+import { evolve, NOTES_ONLY_EVENTS, NOTES_REWRITING_EVENTS } from './evolve.js';
 import { CASE_STATUSES } from './status.js';
 
 import {
@@ -73,7 +73,7 @@ describe('every event type changes what it should', () => {
   const at = time(50);
   const stepOf = (theCase: Case, name: string) => theCase.alignerWorkflow.find((step) => step.name === name)!;
 
-  it.each<[string, CaseEventData, (before: Case, after: Case) => void]>([
+  const changes: [string, CaseEventData, (before: Case, after: Case) => void][] = [
     [
       'CaseApproved',
       { type: 'CaseApproved', data: { doctorUsername: 'dr.patel' } },
@@ -254,12 +254,25 @@ describe('every event type changes what it should', () => {
         expect(riskAlerts).toEqual({ overdue: '2025-03-21' });
       },
     ],
-  ])('%s', (_label, event, check) => {
+  ];
+  it.each(changes)('%s', (_label, event, check) => {
     const before = deepFreeze(structuredClone(base));
     const after = evolve(before, { ...event, actor: manager, at } as CaseEvent);
     expect(after.version).toBe(before.version + 1);
     check(before, after);
   });
+
+  it.each(changes)(
+    '%s keeps the notes the case holds, unless it rewrites them (NOTES_REWRITING_EVENTS)',
+    (_label, event) => {
+      const before = deepFreeze(structuredClone(base));
+      const after = evolve(before, { ...event, actor: manager, at } as CaseEvent);
+      const kept = after.notes.slice(0, before.notes.length);
+      if (NOTES_REWRITING_EVENTS.has(event.type))
+        expect(kept.every((note, i) => note === before.notes[i])).toBe(false);
+      else expect(kept.every((note, i) => note === before.notes[i])).toBe(true);
+    },
+  );
 
   it('covers the whole event catalogue', () => {
     expect([...CASE_EVENT_TYPES].sort()).toEqual(

@@ -26,6 +26,14 @@ import { erasedCase } from './erasure.js';
  */
 export const NOTES_ONLY_EVENTS: ReadonlySet<CaseEvent['type']> = new Set(['NoteAdded']);
 
+/**
+ * The events whose evolve replaces the notes a case already holds; every other event keeps them,
+ * the very objects in their order, and may add some after them. A reader that keeps a case's
+ * notes between events (the command path's memory, the answer's JSON) keeps them across any
+ * other event, and reads them anew after one of these.
+ */
+export const NOTES_REWRITING_EVENTS: ReadonlySet<CaseEvent['type']> = new Set(['CaseErased']);
+
 export function evolve(state: Case | null, event: CaseEvent): Case {
   return apply(state, event, false);
 }
