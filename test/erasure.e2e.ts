@@ -161,6 +161,9 @@ describe('erasure of a case', () => {
     expect(await tablesHolding(PATIENT)).toEqual(expect.arrayContaining(['case_view', 'report_cases']));
     expect(await tablesHolding(NOTE)).toContain('case_notes');
     expect((await download(admin, photoUrl)).status).toBe(200);
+    // The download's entry is written within a second of it; reading the case's log writes it now.
+    expect((await admin.get(`/cases/${id}/access-log`)).status).toBe(200);
+    expect(await tablesHolding('intraoral-front')).toContain('access_log');
   });
 
   it('answers the erased case: name, notes, comments and files gone, authors and times kept', async () => {
