@@ -40,7 +40,8 @@ const IDLE_MS = 4000;
  * read: a body the benches do not look at is counted and dropped, never allocated. A command's
  * answer carries the whole case, tens of kilobytes on a case with hundreds of notes, and a socket
  * buffer allocated per read made this process collect its garbage, mark-compacts included,
- * several times a second, and send late (docs/performance.md, "The clients' own pauses").
+ * several times a second, and send late (docs/performance.md, "The half-load tail and the notes
+ * each command kept").
  */
 const READS = Buffer.allocUnsafe(64 * 1024);
 
