@@ -50,7 +50,9 @@ import { recordFigure } from './support/report';
  * The sampler's queries and its client cost the two cores several percent (docs/performance.md),
  * so, like the profiler, it stays out of the passes that give the figures.
  * The open loop runs twice: its latencies come from the unprofiled pass, with API A's garbage
- * collections and event loop delay counted; the profile from the second pass.
+ * collections and event loop delay counted, its slow answers grouped into episodes set beside API
+ * A's mark-compacts, and PostgreSQL's background work in it (WAL flushes, checkpoints,
+ * autovacuum) counted; the profile from the second pass.
  *
  * BENCH_COMMANDS_SECONDS shortens or lengthens each load.
  */
@@ -136,6 +138,8 @@ function pgbenchInsertRate(databaseUrl: string, seconds: number): number {
  */
 async function openLoop(seconds: number, perSecond: number, call: (n: number) => Promise<unknown>) {
   const latencies: number[] = [];
+  /** Each answer's due time (epoch ms, the clock the API's process shares) and latency. */
+  const answers: [number, number][] = [];
   const start = performance.now();
   const calls: Promise<void>[] = [];
   // Requests this process sent more than 5 ms after their due time: its own event loop was late.
@@ -145,7 +149,12 @@ async function openLoop(seconds: number, perSecond: number, call: (n: number) =>
     const wait = due - performance.now();
     if (wait >= 1) await sleep(wait);
     if (performance.now() - due > 5) lateSends++;
-    calls.push(call(n).then(() => void latencies.push(performance.now() - due)));
+    calls.push(
+      call(n).then(() => {
+        latencies.push(performance.now() - due);
+        answers.push([performance.timeOrigin + due, performance.now() - due]);
+      }),
+    );
   }
   await Promise.all(calls);
   return {
@@ -153,7 +162,54 @@ async function openLoop(seconds: number, perSecond: number, call: (n: number) =>
     ...summarise(latencies),
     over25: latencies.filter((latency) => latency > 25).length,
     lateSends,
+    answers,
   };
+}
+
+/** The stretches an episode is made of, and what makes one slow: most of its answers over 25 ms. */
+const EPISODE_BIN_MS = 100;
+/**
+ * A mark-compact's entry gives the start of its last pause, which comes at the end of the marking
+ * that slowed the answers due before it: it counts for an episode it starts in or this soon after.
+ */
+const MARK_COMPACT_AFTER_MS = 200;
+
+/**
+ * The open loop's slow answers by when they were due: runs of EPISODE_BIN_MS stretches in which
+ * most answers took over 25 ms (episodes, where everything in flight waited on one thing), the
+ * share of all answers over 25 ms that fell in them, and how many episodes had one of the API's
+ * mark-compacts (epoch ms) in them.
+ */
+function episodes(answers: [number, number][], markCompacts: number[]): string {
+  const bins = new Map<number, { count: number; slow: number; over25: number }>();
+  for (const [due, latency] of answers) {
+    const bin = Math.floor(due / EPISODE_BIN_MS);
+    const counted = bins.get(bin) ?? bins.set(bin, { count: 0, slow: 0, over25: 0 }).get(bin)!;
+    counted.count++;
+    if (latency > 25) counted.slow++;
+  }
+  const found: { from: number; to: number; over25: number }[] = [];
+  for (const bin of [...bins.keys()].sort((a, b) => a - b)) {
+    const { count, slow } = bins.get(bin)!;
+    if (slow * 2 <= count) continue;
+    const last = found[found.length - 1];
+    if (last && last.to === bin) Object.assign(last, { to: bin + 1, over25: last.over25 + slow });
+    else found.push({ from: bin, to: bin + 1, over25: slow });
+  }
+  const over25 = answers.filter(([, latency]) => latency > 25).length;
+  const inEpisodes = found.reduce((sum, episode) => sum + episode.over25, 0);
+  const withMarkCompact = found.filter(({ from, to }) =>
+    markCompacts.some(
+      (at) => at >= from * EPISODE_BIN_MS && at < to * EPISODE_BIN_MS + MARK_COMPACT_AFTER_MS,
+    ),
+  ).length;
+  const longest = Math.max(0, ...found.map(({ from, to }) => (to - from) * EPISODE_BIN_MS));
+  return (
+    `${found.length} episode(s) (${EPISODE_BIN_MS} ms stretches, by due time, where most answers took over 25 ms; ` +
+    `the longest ${longest} ms) held ${over25 ? percent(inEpisodes / over25) : '—'} of the answers over 25 ms; ` +
+    `API A made ${markCompacts.length} mark-compact(s) in the loop, and ${withMarkCompact} of the episodes had one ` +
+    `begin in them or within ${MARK_COMPACT_AFTER_MS} ms after`
+  );
 }
 
 /** 12.3% */
@@ -229,6 +285,11 @@ describe('command benchmarks', () => {
   beforeAll(async () => {
     await buildBackend();
     database = await createTestDatabase();
+    // The time each WAL flush took, in pg_stat_wal, for the sessions of the API's database (the
+    // setting is a superuser's; without it the bench says it has no such time).
+    await query(
+      `ALTER DATABASE "${new URL(database.url).pathname.slice(1)}" SET track_wal_io_timing = on`,
+    ).catch(() => undefined);
     apis.push(
       await startApiProcess('API A', {
         ...env(),
@@ -284,7 +345,7 @@ describe('command benchmarks', () => {
       posts[n % posts.length](`/cases/${cases[sent++ % cases.length]}/notes`, { text: 'bench' });
     const result = perSecond
       ? await openLoop(seconds, perSecond, note)
-      : { ...(await load(seconds, clients, note)), over25: 0, lateSends: 0 };
+      : { ...(await load(seconds, clients, note)), over25: 0, lateSends: 0, answers: [] };
     const apiCpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
     const apiMainCpu = pids.reduce((sum, pid, i) => sum + mainThreadCpuSeconds(pid) - mainBefore[i], 0);
     const postgresCpu = cpuSecondsSince(postgresBefore, 'postgres');
@@ -311,6 +372,55 @@ describe('command benchmarks', () => {
       load: loadavg()[0].toFixed(1),
     };
   }
+  /**
+   * What the server did in the background so far: its checkpoints (pg_stat_bgwriter; from
+   * PostgreSQL 17 pg_stat_checkpointer) and the autovacuum and autoanalyze runs that ended on the
+   * bench database's tables.
+   */
+  async function backgroundWork() {
+    const { checkpointer } = await query<{ checkpointer: boolean }>(
+      `SELECT to_regclass('pg_catalog.pg_stat_checkpointer') IS NOT NULL AS checkpointer`,
+    );
+    const checkpoints = checkpointer
+      ? `SELECT num_timed + num_requested AS checkpoints, buffers_written AS buffers FROM pg_stat_checkpointer`
+      : `SELECT checkpoints_timed + checkpoints_req AS checkpoints, buffers_checkpoint AS buffers FROM pg_stat_bgwriter`;
+    const row = await query<{
+      checkpoints: string;
+      buffers: string;
+      vacuums: string;
+      analyzes: string;
+      syncs: string;
+      syncMs: number;
+    }>(
+      `SELECT c.checkpoints, c.buffers, t.vacuums, t.analyzes, w.wal_sync AS syncs, w.wal_sync_time AS "syncMs"
+         FROM (${checkpoints}) AS c, pg_stat_wal AS w,
+         (SELECT coalesce(sum(autovacuum_count), 0) AS vacuums, coalesce(sum(autoanalyze_count), 0) AS analyzes
+            FROM pg_stat_user_tables) AS t`,
+    );
+    return {
+      checkpoints: Number(row.checkpoints),
+      buffers: Number(row.buffers),
+      vacuums: Number(row.vacuums),
+      analyzes: Number(row.analyzes),
+      syncs: Number(row.syncs),
+      syncMs: Number(row.syncMs),
+    };
+  }
+  const describeBackground = (before: BackgroundWork, after: BackgroundWork) => {
+    const syncs = after.syncs - before.syncs;
+    const syncMs = after.syncMs - before.syncMs;
+    return (
+      `PostgreSQL in the loop: ${thousands(syncs)} WAL flushes to disk, ` +
+      (syncMs > 0 && syncs > 0
+        ? `${(syncMs / syncs).toFixed(2)} ms each on average (${thousands(syncMs)} ms in all), `
+        : '(their time not tracked), ') +
+      `${after.checkpoints - before.checkpoints} checkpoint(s) ` +
+      `(${thousands(after.buffers - before.buffers)} buffers written), ${after.vacuums - before.vacuums} autovacuum and ` +
+      `${after.analyzes - before.analyzes} autoanalyze run(s) ended on the bench database's tables`
+    );
+  };
+  type BackgroundWork = Awaited<ReturnType<typeof backgroundWork>>;
+
   const describeRun = (run: Awaited<ReturnType<typeof notes>>) =>
     `${thousands(run.perSecond)}/s, p50 ${run.p50} ms, p99 ${run.p99} ms, ` +
     `${run.apiCpuMs.toFixed(2)} ms API CPU per command (its main thread ${run.apiMainCpuMs.toFixed(2)} ms; ` +
@@ -376,10 +486,12 @@ describe('command benchmarks', () => {
     const sampleBytes = Buffer.byteLength(sampleText);
     const sampleNotes = (JSON.parse(sampleText) as { notes: unknown[] }).notes.length;
     apis[0].child.kill('SIGWINCH');
+    const backgroundBefore = await backgroundWork();
     const serverBefore = await apiTimings(apis[0]);
     const half = await notes(apis.slice(0, best.apis), cases, CLIENTS, best.run.perSecond / 2);
     const serverAfter = await apiTimings(apis[0]);
     const halfPauses = await closePausesWindow(apis[0].child, profileFile);
+    const backgroundAfter = await backgroundWork();
     // Against the clients' own count of answers over 25 ms: what the time outside the API's
     // request handling (its event loop's queue, the sockets, the clients' process) adds.
     const clientShareOver25 = half.over25 / half.count;
@@ -388,6 +500,7 @@ describe('command benchmarks', () => {
     // Of all appends, those that waited long for the flush before theirs; of all flushes, the long ones.
     const waitedOver10 = shareOver(serverBefore.waits, serverAfter.waits, 0.01);
     const flushesOver10 = shareOver(serverBefore.flushes, serverAfter.flushes, 0.01);
+    const flushesOver100 = shareOver(serverBefore.flushes, serverAfter.flushes, 0.1);
     process.stdout.write(`[bench] open loop on ${setup}, load average ${half.load}: ${describeRun(half)}\n`);
     // Then the same open loop profiled: where API A's CPU goes while the tail forms, and what
     // PostgreSQL's sessions wait for.
@@ -457,9 +570,10 @@ describe('command benchmarks', () => {
         `${thousands(sampleBytes)} B); over 25 ms: ${percent(clientShareOver25)} of answers as the clients timed them, ` +
         `${percent(serverShareOver25)} as API A timed them inside (over 10 ms: ${percent(serverShareOver10)}); ` +
         `inside API A, ${percent(waitedOver10)} of the appends waited over 10 ms for the flush before theirs, ` +
-        `and ${percent(flushesOver10)} of the flushes took over 10 ms; ` +
+        `and ${percent(flushesOver10)} of the flushes took over 10 ms (over 100 ms: ${percent(flushesOver100)}); ` +
         `${percent(half.lateSends / half.count)} sent over 5 ms late by the clients' own process; ` +
-        `unprofiled, API A's pauses ${halfPauses}`,
+        `unprofiled, API A's pauses ${halfPauses.text}; ${episodes(half.answers, halfPauses.markCompacts)}; ` +
+        describeBackground(backgroundBefore, backgroundAfter),
       target: '≤ 25 ms',
       met: half.p99 <= 25,
       bench: BENCH,

@@ -3,7 +3,8 @@
 // - SIGUSR2: a CPU profile, written to CPU_PROFILE_FILE;
 // - SIGWINCH: no profile (a profiler's own pauses would sit in the latencies being measured),
 //   only the process's pauses, written as JSON to `${CPU_PROFILE_FILE}.pauses.json`: its garbage
-//   collections by kind (count, total and longest ms) and its event loop's delay (p50, p99, max).
+//   collections by kind (count, total and longest ms), when each mark-compact began (epoch ms), and
+//   its event loop's delay (p50, p99, max).
 // A SIGUSR2 window writes the pauses file too.
 /* eslint-disable @typescript-eslint/no-require-imports -- preloaded by --require, hence CommonJS */
 const { Session } = require('node:inspector');
@@ -25,28 +26,34 @@ session.connect();
 
 /** The pauses of the open window; undefined while none is open. */
 let pauses;
-const gcObserver = new PerformanceObserver((list) => {
-  // Entries are delivered later than the collections: some may come after the window closed.
-  if (!pauses) return;
-  for (const entry of list.getEntries()) {
+function countCollections(entries) {
+  for (const entry of entries) {
     const kind = GC_KINDS[entry.detail?.kind] ?? 'other';
     const sum = (pauses.gc[kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
     sum.count++;
     sum.totalMs += entry.duration;
     sum.maxMs = Math.max(sum.maxMs, entry.duration);
+    // When, on the wall clock the benches' own processes share, so their slow answers can be set beside it.
+    if (kind === 'mark-compact') pauses.markCompacts.push(performance.timeOrigin + entry.startTime);
   }
+}
+
+const gcObserver = new PerformanceObserver((list) => {
+  // Entries are delivered later than the collections: those still queued are taken at the close.
+  if (pauses) countCollections(list.getEntries());
 });
 
 function openPauses() {
   const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   loopDelay.enable();
-  pauses = { gc: {}, loopDelay, openedAt: performance.now() };
+  pauses = { gc: {}, markCompacts: [], loopDelay, openedAt: performance.now() };
   gcObserver.observe({ entryTypes: ['gc'] });
 }
 
 function closePauses() {
+  countCollections(gcObserver.takeRecords());
   gcObserver.disconnect();
-  const { gc, loopDelay, openedAt } = pauses;
+  const { gc, markCompacts, loopDelay, openedAt } = pauses;
   loopDelay.disable();
   pauses = undefined;
   const ms = (ns) => Math.max(0, Math.round(ns / 1e4) / 100 - LOOP_DELAY_RESOLUTION_MS);
@@ -55,6 +62,7 @@ function closePauses() {
     JSON.stringify({
       seconds: (performance.now() - openedAt) / 1000,
       gc,
+      markCompacts,
       loopDelay: {
         p50: ms(loopDelay.percentile(50)),
         p99: ms(loopDelay.percentile(99)),

@@ -81,11 +81,17 @@ export function closeProfileWindow(
 /**
  * Closes the pauses-only window of an API process (SIGWINCH to bench/support/cpu-profile.cjs) and
  * sums up what it counted, once written to `${profileFile}.pauses.json`: its garbage collections by
- * kind and its event loop's delay.
+ * kind and its event loop's delay; and when each of its mark-compacts began (epoch ms).
  */
-export function closePausesWindow(child: ChildProcess, profileFile: string): Promise<string> {
+export function closePausesWindow(
+  child: ChildProcess,
+  profileFile: string,
+): Promise<{ text: string; markCompacts: number[] }> {
   const file = `${profileFile}.pauses.json`;
-  return signalAndRead(child, 'SIGWINCH', file, () => pausesSummary(JSON.parse(readFileSync(file, 'utf8'))));
+  return signalAndRead(child, 'SIGWINCH', file, () => {
+    const pauses = JSON.parse(readFileSync(file, 'utf8'));
+    return { text: pausesSummary(pauses), markCompacts: pauses.markCompacts };
+  });
 }
 
 /**
