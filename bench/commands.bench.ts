@@ -16,7 +16,12 @@ import {
   cpuSecondsSince,
   mainThreadCpuSeconds,
 } from './support/load';
-import { closePausesWindow, closeProfileWindow, sampleWaitEvents } from './support/profiles';
+import {
+  closePausesWindow,
+  closeProfileWindow,
+  sampleWaitEvents,
+  type PausesTimeline,
+} from './support/profiles';
 import { recordFigure } from './support/report';
 
 /**
@@ -174,48 +179,68 @@ const EPISODE_BIN_MS = 100;
  * that slowed the answers due before it: it counts for an episode it starts in or this soon after.
  */
 const MARK_COMPACT_AFTER_MS = 200;
+/** Episodes described one by one, the longest first. */
+const EPISODES_DESCRIBED = 3;
 
 /**
  * The open loop's slow answers by when they were due: runs of EPISODE_BIN_MS stretches in which
  * most answers took over 25 ms (episodes, where everything in flight waited on one thing), the
  * share of all answers over 25 ms that fell in them, and how many episodes had one of the API's
- * mark-compacts (epoch ms) in them.
+ * mark-compacts in them. For the longest: how many of the requests due in it the API took in it
+ * (fewer: it was not reading them), how long those it took spent inside it, and how long its event
+ * loop stopped in it.
  */
-function episodes(answers: [number, number][], markCompacts: number[]): string {
-  const bins = new Map<number, { count: number; slow: number; over25: number }>();
+function episodes(answers: [number, number][], timeline: PausesTimeline): string {
+  const bins = new Map<number, { count: number; slow: number }>();
   for (const [due, latency] of answers) {
     const bin = Math.floor(due / EPISODE_BIN_MS);
-    const counted = bins.get(bin) ?? bins.set(bin, { count: 0, slow: 0, over25: 0 }).get(bin)!;
+    const counted = bins.get(bin) ?? bins.set(bin, { count: 0, slow: 0 }).get(bin)!;
     counted.count++;
     if (latency > 25) counted.slow++;
   }
-  const found: { from: number; to: number; over25: number }[] = [];
+  const found: { from: number; to: number; due: number; over25: number }[] = [];
   for (const bin of [...bins.keys()].sort((a, b) => a - b)) {
     const { count, slow } = bins.get(bin)!;
     if (slow * 2 <= count) continue;
     const last = found[found.length - 1];
-    if (last && last.to === bin) Object.assign(last, { to: bin + 1, over25: last.over25 + slow });
-    else found.push({ from: bin, to: bin + 1, over25: slow });
+    if (last && last.to === bin * EPISODE_BIN_MS)
+      Object.assign(last, {
+        to: last.to + EPISODE_BIN_MS,
+        due: last.due + count,
+        over25: last.over25 + slow,
+      });
+    else found.push({ from: bin * EPISODE_BIN_MS, to: (bin + 1) * EPISODE_BIN_MS, due: count, over25: slow });
   }
   const over25 = answers.filter(([, latency]) => latency > 25).length;
   const inEpisodes = found.reduce((sum, episode) => sum + episode.over25, 0);
   const withMarkCompact = found.filter(({ from, to }) =>
-    markCompacts.some(
-      (at) => at >= from * EPISODE_BIN_MS && at < to * EPISODE_BIN_MS + MARK_COMPACT_AFTER_MS,
-    ),
+    timeline.markCompacts.some((at) => at >= from && at < to + MARK_COMPACT_AFTER_MS),
   ).length;
   const first = Math.min(...answers.map(([due]) => due));
-  const when = found
-    .map(
-      ({ from, to }) =>
-        `${((from * EPISODE_BIN_MS - first) / 1000).toFixed(1)}–${((to * EPISODE_BIN_MS - first) / 1000).toFixed(1)} s`,
-    )
-    .join(', ');
+  const seconds = (at: number) => ((at - first) / 1000).toFixed(1);
+  const described = [...found]
+    .sort((a, b) => b.to - b.from - (a.to - a.from))
+    .slice(0, EPISODES_DESCRIBED)
+    .map(({ from, to, due }) => {
+      const taken = timeline.requests.filter(([arrived]) => arrived >= from && arrived < to);
+      const inside = taken.map(([arrived, ended]) => (ended ?? Infinity) - arrived).sort((a, b) => a - b)[
+        Math.floor(taken.length / 2)
+      ];
+      const stopped = timeline.stops.reduce(
+        (sum, [at, ms]) => sum + Math.max(0, Math.min(at + ms, to) - Math.max(at, from)),
+        0,
+      );
+      return (
+        `${seconds(from)}–${seconds(to)} s: took ${percent(taken.length / due)} as many requests as came due, ` +
+        `p50 ${inside === undefined ? '—' : Math.round(inside)} ms inside; loop stopped ${Math.round(stopped)} ms`
+      );
+    });
   return (
-    `${found.length} episode(s) (${EPISODE_BIN_MS} ms stretches, by due time, where most answers took over 25 ms` +
-    `${when ? `; into the loop: ${when}` : ''}) held ${over25 ? percent(inEpisodes / over25) : '—'} of the answers over 25 ms; ` +
-    `API A made ${markCompacts.length} mark-compact(s) in the loop, and ${withMarkCompact} of the episodes had one ` +
-    `begin in them or within ${MARK_COMPACT_AFTER_MS} ms after`
+    `${found.length} episode(s) (${EPISODE_BIN_MS} ms stretches, by due time, where most answers took over 25 ms) ` +
+    `held ${over25 ? percent(inEpisodes / over25) : '—'} of the answers over 25 ms; API A made ` +
+    `${timeline.markCompacts.length} mark-compact(s) in the loop, and ${withMarkCompact} of the episodes had one ` +
+    `begin in them or within ${MARK_COMPACT_AFTER_MS} ms after` +
+    (described.length ? `; in API A, the longest: ${described.join('; ')}` : '')
   );
 }
 
@@ -346,7 +371,7 @@ describe('command benchmarks', () => {
       posts[n % posts.length](`/cases/${cases[sent++ % cases.length]}/notes`, { text: 'bench' });
     // An open loop is measured warm, as the closed loops are: its client opens its sockets as requests
     // come due, and a fresh one opening them in the measured seconds made their first half second
-    // the loop's slowest (docs/performance.md, the eighth session).
+    // the loop's slowest (docs/performance.md, "The half-load tail's episodes").
     const warmCount = perSecond ? (await openLoop(HALF_SECONDS, perSecond, note)).count : 0;
     await warm?.();
     const pids = targets.map((api) => api.child.pid!);
@@ -493,7 +518,8 @@ describe('command benchmarks', () => {
     const best = pair.perSecond > peak.perSecond ? { run: pair, apis: 2 } : { run: peak, apis: 1 };
     const setup = best.apis === 2 ? 'two API processes' : 'one API process';
     // An API process hears every commit's NOTIFY, whoever made it: left running idle beside the
-    // one that takes the open loop, API B would be woken by each of its flushes (docs/performance.md).
+    // one that takes the open loop, API B would be woken by each of its flushes (docs/performance.md,
+    // "The half-load tail's episodes").
     if (best.apis === 1) await apis.pop()!.stop();
     // The open loop's latencies unprofiled (a profiler's own pauses would be in them), with API
     // A's pauses counted (garbage collection, event loop delay).
@@ -611,7 +637,7 @@ describe('command benchmarks', () => {
         `inside API A, ${percent(waitedOver10)} of the appends waited over 10 ms for the flush before theirs, ` +
         `and ${percent(flushesOver10)} of the flushes took over 10 ms (over 100 ms: ${percent(flushesOver100)}); ` +
         `${percent(half.lateSends / half.count)} sent over 5 ms late by the clients' own process; ` +
-        `unprofiled, API A's pauses ${halfPauses.text}; ${episodes(half.answers, halfPauses.markCompacts)}; ` +
+        `unprofiled, API A's pauses ${halfPauses.text}; ${episodes(half.answers, halfPauses)}; ` +
         describeBackground(backgroundBefore, backgroundAfter),
       target: '≤ 25 ms',
       met: half.p99 <= 25,

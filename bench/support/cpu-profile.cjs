@@ -4,12 +4,14 @@
 // - SIGWINCH: no profile (a profiler's own pauses would sit in the latencies being measured),
 //   only the process's pauses, written as JSON to `${CPU_PROFILE_FILE}.pauses.json`: its garbage
 //   collections by kind (count, total and longest ms), when each mark-compact began (epoch ms), and
-//   its event loop's delay (p50, p99, max).
+//   its event loop's delay (p50, p99, max); and, on the same clock, when each POST arrived and when
+//   its answer ended, and when the event loop stopped for more than STOP_MS and for how long.
 // A SIGUSR2 window writes the pauses file too.
 /* eslint-disable @typescript-eslint/no-require-imports -- preloaded by --require, hence CommonJS */
 const { Session } = require('node:inspector');
 const { writeFileSync } = require('node:fs');
 const { PerformanceObserver, monitorEventLoopDelay, constants } = require('node:perf_hooks');
+const http = require('node:http');
 
 const GC_KINDS = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
@@ -20,6 +22,12 @@ const GC_KINDS = {
 
 /** The event loop delay monitor's timer; what it records includes this interval, taken off below. */
 const LOOP_DELAY_RESOLUTION_MS = 10;
+/** A turn of the timer more than this much later than due is a stop of the event loop. */
+const STOP_MS = 10;
+const STOP_TIMER_MS = 10;
+
+/** Now on the wall clock, as a fraction of a millisecond: what the benches' processes share. */
+const wallNow = () => performance.timeOrigin + performance.now();
 
 const session = new Session();
 session.connect();
@@ -43,17 +51,44 @@ const gcObserver = new PerformanceObserver((list) => {
   if (pauses) countCollections(list.getEntries());
 });
 
+// Each request the server emits while a window is open: its arrival, then its answer's end.
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (type, request, response) {
+  if (type === 'request' && pauses && request.method === 'POST') {
+    const times = [wallNow(), null];
+    pauses.requests.push(times);
+    response.once('finish', () => (times[1] = wallNow()));
+  }
+  return emit.apply(this, arguments);
+};
+
 function openPauses() {
   const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   loopDelay.enable();
-  pauses = { gc: {}, markCompacts: [], loopDelay, openedAt: performance.now() };
+  let last = wallNow();
+  const stops = [];
+  const stopTimer = setInterval(() => {
+    const now = wallNow();
+    if (now - last > STOP_TIMER_MS + STOP_MS) stops.push([last, now - last - STOP_TIMER_MS]);
+    last = now;
+  }, STOP_TIMER_MS);
+  pauses = {
+    gc: {},
+    markCompacts: [],
+    requests: [],
+    stops,
+    stopTimer,
+    loopDelay,
+    openedAt: performance.now(),
+  };
   gcObserver.observe({ entryTypes: ['gc'] });
 }
 
 function closePauses() {
   countCollections(gcObserver.takeRecords());
   gcObserver.disconnect();
-  const { gc, markCompacts, loopDelay, openedAt } = pauses;
+  const { gc, markCompacts, requests, stops, stopTimer, loopDelay, openedAt } = pauses;
+  clearInterval(stopTimer);
   loopDelay.disable();
   pauses = undefined;
   const ms = (ns) => Math.max(0, Math.round(ns / 1e4) / 100 - LOOP_DELAY_RESOLUTION_MS);
@@ -63,6 +98,8 @@ function closePauses() {
       seconds: (performance.now() - openedAt) / 1000,
       gc,
       markCompacts,
+      requests,
+      stops,
       loopDelay: {
         p50: ms(loopDelay.percentile(50)),
         p99: ms(loopDelay.percentile(99)),

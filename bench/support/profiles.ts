@@ -78,19 +78,34 @@ export function closeProfileWindow(
   return signalAndRead(child, 'SIGUSR2', profileFile, () => cpuProfileSummary(profileFile));
 }
 
+/** What an API process saw in a pauses window, on the wall clock (epoch ms) its benches share. */
+export interface PausesTimeline {
+  /** When each mark-compact began. */
+  markCompacts: number[];
+  /** Each POST's arrival and its answer's end (null: not ended when the window closed). */
+  requests: [number, number | null][];
+  /** When the event loop stopped, and for how many ms. */
+  stops: [number, number][];
+}
+
 /**
  * Closes the pauses-only window of an API process (SIGWINCH to bench/support/cpu-profile.cjs) and
  * sums up what it counted, once written to `${profileFile}.pauses.json`: its garbage collections by
- * kind and its event loop's delay; and when each of its mark-compacts began (epoch ms).
+ * kind and its event loop's delay; and its timeline.
  */
 export function closePausesWindow(
   child: ChildProcess,
   profileFile: string,
-): Promise<{ text: string; markCompacts: number[] }> {
+): Promise<{ text: string } & PausesTimeline> {
   const file = `${profileFile}.pauses.json`;
   return signalAndRead(child, 'SIGWINCH', file, () => {
     const pauses = JSON.parse(readFileSync(file, 'utf8'));
-    return { text: pausesSummary(pauses), markCompacts: pauses.markCompacts };
+    return {
+      text: pausesSummary(pauses),
+      markCompacts: pauses.markCompacts,
+      requests: pauses.requests,
+      stops: pauses.stops,
+    };
   });
 }
 
