@@ -47,7 +47,10 @@ describe('live stream limits', () => {
   /**
    * The statements on the events table that the stream code sent while `during` ran, seen on the
    * application's own DataSource (each call passes through unchanged; its JS stack tells whose it
-   * is — the tailer's and the notification dispatcher's reads are left out).
+   * is — the tailer's and the notification dispatcher's reads are left out). A stream that opens
+   * after the tailer skipped reads (its poll fired while no stream was open) first moves the
+   * tailer to the log's end, whatever id it resumes from: that one lookup of the end is the
+   * tailer's too, not a read of what the stream missed.
    */
   async function logReadsByStreams(during: () => Promise<void>): Promise<string[]> {
     const seen: string[] = [];
@@ -56,7 +59,8 @@ describe('live stream limits', () => {
     Error.stackTraceLimit = 50;
     const spy = jest.spyOn(dataSource, 'query').mockImplementation(((sql: string, ...rest: unknown[]) => {
       const stack = new Error().stack ?? '';
-      if (/\bevents\b/.test(sql) && stack.includes('LiveStreamService')) seen.push(sql);
+      if (/\bevents\b/.test(sql) && stack.includes('LiveStreamService') && !stack.includes('fastForward'))
+        seen.push(sql);
       return (query as (...args: unknown[]) => unknown)(sql, ...rest);
     }) as typeof dataSource.query);
     try {
