@@ -12,7 +12,7 @@ import { loadMasterKey } from '../backend/src/event-store/encryption/master-key'
 import { createEventStore } from '../backend/src/event-store/event-store.module';
 import { readAllInOneDocument } from '../backend/src/event-store/batch-read';
 import type { Checkpoint, RecordedEvent } from '../backend/src/event-store/event-types';
-import { READ_MODEL_TABLES } from '../backend/src/rebuild/shadow-tables';
+import { lz4Available, READ_MODEL_TABLES } from '../backend/src/rebuild/shadow-tables';
 import { caseViewRow, noteRows } from '../backend/src/cases/projections/case-view.projection';
 import { createTestDatabase } from '../test/support/database';
 import { buildBackend, BUILD_TIMEOUT_MS } from '../test/support/app-process';
@@ -305,10 +305,7 @@ describe('projection rebuild', () => {
         expect([opened.count, sealed.count]).toEqual([events, events]);
         // The least PostgreSQL spends taking in the rows the rebuild wrote: each read model's final
         // rows once, by COPY FROM their text (no upsert, no row written twice).
-        const [compression] = await dataSource.query(
-          "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
-        );
-        const written = await copyReadModelsIn(dataSource, database.url, compression?.lz4 === true);
+        const written = await copyReadModelsIn(dataSource, database.url, await lz4Available(dataSource));
         const writePostgresMicros = (written.postgresSeconds * 1e6) / events;
         const floorMicros =
           opened.cpuMicros +

@@ -29,6 +29,7 @@ import {
   SHADOW,
   shadowOf,
   analyzeShadowTables,
+  lz4Available,
 } from './shadow-tables.js';
 
 export const REBUILD_CHECKPOINT = 'rebuild';
@@ -115,9 +116,6 @@ export class ProjectionRebuilder {
     const { replay, checkpoint, resumed } = await this.prepare();
     const [{ total }] = await this.dataSource.query('SELECT count(*)::int AS total FROM events');
     const resumedFrom = checkpoint ? await this.countUpTo(checkpoint) : 0;
-    const [compression] = await this.dataSource.query(
-      "SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'",
-    );
     const progress: RebuildProgress = {
       ...IDLE_PROGRESS,
       state: 'running',
@@ -129,7 +127,7 @@ export class ProjectionRebuilder {
     const run: Run = {
       replay,
       options,
-      lz4: compression?.lz4 === true,
+      lz4: await lz4Available(this.dataSource),
       writes: 0,
       lastWriteMs: 0,
       report: () => {
