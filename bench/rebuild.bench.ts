@@ -162,25 +162,29 @@ async function copyReadModelsIn(
   const psql = (...commands: string[]) =>
     promisify(execFile)('psql', [
       databaseUrl,
-      '-qX',
+      '-X',
       '-v',
       'ON_ERROR_STOP=1',
       ...commands.flatMap((command) => ['-c', command]),
     ]);
+  // psql answers each \copy with "COPY n".
+  const copied = (answer: { stdout: string }) => Number(/^COPY (\d+)/m.exec(answer.stdout)![1]);
   let rows = 0;
   let postgresSeconds = 0;
   try {
     for (const table of READ_MODEL_TABLES) {
-      await psql(`\\copy ${table} TO '${join(dir, table)}'`);
+      const out = copied(await psql(`\\copy ${table} TO '${join(dir, table)}'`));
       await dataSource.query(`CREATE TABLE floor_${table} (LIKE ${table} INCLUDING ALL)`);
-      const [{ count }] = await dataSource.query(`SELECT count(*)::int AS count FROM ${table}`);
-      rows += count;
       const before = serverCpuSeconds('postgres');
-      await psql(
-        ...(lz4 ? ["SET default_toast_compression = 'lz4'"] : []),
-        `\\copy floor_${table} FROM '${join(dir, table)}'`,
+      const back = copied(
+        await psql(
+          ...(lz4 ? ["SET default_toast_compression = 'lz4'"] : []),
+          `\\copy floor_${table} FROM '${join(dir, table)}'`,
+        ),
       );
       postgresSeconds += serverCpuSeconds('postgres') - before;
+      if (back !== out) throw new Error(`${table}: ${out} rows written out, ${back} read back`);
+      rows += back;
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
