@@ -7,25 +7,70 @@ const FLUSH_INTERVAL_MS = 200;
 /** Written at once when this much has gathered. */
 const BUFFER_BYTES = 8 * 1024;
 
-let stdout: (DestinationStream & { flush(): void }) | undefined;
+let stdout: GatheredLines | undefined;
+
+/**
+ * Lines gathered as they come and handed to `out` joined, BUFFER_BYTES or so at a time. sonic-boom
+ * gathers by appending each line to the text it holds and measuring that text's bytes again,
+ * which flattens it: some 10 KB copied per line of 300 bytes, the request line the most
+ * allocating step of a command (docs/performance.md). Here a line is kept as it is until the
+ * join.
+ */
+class GatheredLines implements DestinationStream {
+  private lines: string[] = [];
+  private length = 0;
+
+  constructor(private readonly out: DestinationStream & { flushSync(): void }) {}
+
+  write(line: string): void {
+    this.lines.push(line);
+    this.length += line.length;
+    if (this.length >= BUFFER_BYTES) this.flush();
+  }
+
+  /** What has gathered, handed on to be written. */
+  flush(): void {
+    if (!this.lines.length) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    this.length = 0;
+    this.out.write(text);
+  }
+
+  flushSync(): void {
+    this.flush();
+    this.out.flushSync();
+  }
+}
 
 /**
  * stdout, buffered: a write(2) per line (one request line per command) was about a tenth of a
  * command's CPU under load. Lines go out every FLUSH_INTERVAL_MS or when BUFFER_BYTES gather, and
- * synchronously when the process exits (pino registers that for an asynchronous destination); a
- * SIGKILL may lose the last FLUSH_INTERVAL_MS of lines. One per process, shared by every app.
+ * synchronously when the process exits; a SIGKILL may lose the last FLUSH_INTERVAL_MS of lines.
+ * One per process, shared by every app.
  */
 function bufferedStdout(): DestinationStream {
   if (!stdout) {
-    const destination = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
+    // Writes what it is given at once, asynchronously (pino flushes it at exit too).
+    const lines = new GatheredLines(pino.destination({ dest: 1, sync: false, minLength: 0 }));
     setInterval(() => {
       try {
-        destination.flush();
+        lines.flush();
       } catch {
         // Not open yet or already closed at exit: the next tick or the exit flush writes it.
       }
     }, FLUSH_INTERVAL_MS).unref();
-    stdout = destination;
+    // Before pino's own exit handlers (registered with the destination), which flush it and, once
+    // the event loop has emptied, end it: the gathered lines must reach it first.
+    process.prependListener('beforeExit', () => lines.flush());
+    process.prependListener('exit', () => {
+      try {
+        lines.flushSync();
+      } catch {
+        // stdout already closed: nothing can take the lines.
+      }
+    });
+    stdout = lines;
   }
   return stdout;
 }
