@@ -23,10 +23,17 @@ const EVENTS_PER_CASE = 26;
 const CALLS = 40;
 const RANGE = { from: '2020-01-01', to: '2020-03-31' };
 
+/** How long the followers may take to catch up before the bench calls them stuck. */
+const CATCH_UP_MS = 300_000;
+
 /** Waits until the sealer and the notification dispatcher have reached the log's head; how long it took. */
 async function followersCaughtUp(dataSource: DataSource): Promise<number> {
   const started = performance.now();
   for (;;) {
+    if (performance.now() - started > CATCH_UP_MS)
+      throw new Error(
+        `the sealer and the dispatcher did not reach the log's head in ${CATCH_UP_MS / 1000} s`,
+      );
     const [{ behind }] = await dataSource.query(
       `SELECT (SELECT coalesce(max(global_position), 0) FROM events)
                 - least((SELECT coalesce(max(global_position), 0) FROM audit_chain),

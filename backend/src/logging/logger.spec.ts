@@ -33,9 +33,13 @@ function linesOf(count: number, end: 'naturally' | 'exit' | 'throw'): { n: numbe
 describe('the root logger on a pipe', () => {
   const numbers = (count: number) => Array.from({ length: count }, (_, n) => n);
 
-  it.each(['naturally', 'exit', 'throw'] as const)(
+  it.each([
+    ['by itself', 'naturally'],
+    ['by process.exit', 'exit'],
+    ['by an uncaught exception', 'throw'],
+  ] as const)(
     'writes every line once, in order, when the process ends %s',
-    (end) => {
+    (_how, end) => {
       expect(linesOf(5, end).map(({ n }) => n)).toEqual(numbers(5));
     },
     30_000,

@@ -12,8 +12,8 @@ let stdout: GatheredLines | undefined;
 /**
  * Lines gathered as they come and handed to `out` joined, BUFFER_BYTES or so at a time. sonic-boom
  * gathers by appending each line to the text it holds and measuring that text's bytes again,
- * which flattens it: some 10 KB copied per line of 300 bytes, the request line the most
- * allocating step of a command (docs/performance.md). Here a line is kept as it is until the
+ * which flattens it: a copy of all that has gathered, per line, which made the request line the
+ * most allocating step of a command (docs/performance.md). Here a line is kept as it is until the
  * join.
  */
 class GatheredLines implements DestinationStream {
