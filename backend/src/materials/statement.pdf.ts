@@ -1,5 +1,5 @@
-import PDFDocument from 'pdfkit';
 import { STATEMENT_TEXTS, type StatementItem } from '@alignerflow/domain';
+import { pdfDocument } from '../pdf/pdf-document.js';
 
 export type Paper = 'A4' | 'LETTER';
 
@@ -10,7 +10,7 @@ const MARGIN = 56;
  * own texts run long, the font shrinks until everything fits on the one page.
  */
 export function statementPdf(items: StatementItem[], paper: Paper, caseId: string): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const doc = pdfDocument({
     size: paper,
     margin: MARGIN,
     info: { Title: `${STATEMENT_TEXTS.title} ${caseId}`, Author: 'AlignerFlow' },

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import PDFDocument from 'pdfkit';
+import { pdfDocument } from './pdf-document.js';
 
 /** The paper sizes a printed document comes in. */
 export const PAGE_SIZES = ['A4', 'Letter'] as const;
@@ -30,7 +30,7 @@ export class OnePagePdf {
   private pages = 1;
 
   constructor(size: PageSize, title: string) {
-    this.doc = new PDFDocument({ size, margin: MARGIN, info: { Title: title }, autoFirstPage: true });
+    this.doc = pdfDocument({ size, margin: MARGIN, info: { Title: title }, autoFirstPage: true });
     const chunks: Buffer[] = [];
     this.doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     this.done = new Promise((resolve, reject) => {
