@@ -47,10 +47,16 @@ export interface ApiProcess {
   login(username: string, password?: string): Promise<ApiClient>;
 }
 
+/**
+ * Node's own options for the API processes a bench starts, from API_NODE_ARGS (space-separated):
+ * V8's flags, such as `--trace-gc-nvp` or `--max-semi-space-size=64`, which NODE_OPTIONS refuses.
+ */
+const API_NODE_ARGS = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 /** Starts `node backend/dist/main.js` (build first) and waits until /api/health/ready answers 200. */
 export async function startApiProcess(name: string, env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'backend/dist/main.js')], {
+  const child = spawn(process.execPath, [...API_NODE_ARGS, path.join(ROOT, 'backend/dist/main.js')], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
