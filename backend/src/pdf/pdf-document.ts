@@ -1,7 +1,8 @@
 /**
  * A new pdfkit document. pdfkit, its fonts and fontkit are required on the first PDF, not at
  * start: an API process that never prints would otherwise keep them in its heap, where every
- * mark-compact marks them under load (docs/performance.md, "What the API's heap holds").
+ * mark-compact marks them under load (docs/performance.md,
+ * "What the API's heap holds and what it promotes").
  */
 let PdfKit: typeof import('pdfkit') | undefined;
 
