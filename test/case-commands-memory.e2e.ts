@@ -60,6 +60,24 @@ describe('commands decided on a process memory of the case, with another process
     expect(body.version).toBe(1 + texts.length);
   });
 
+  it('answers each of many notes sent at once on one case with the notes as of its own version', async () => {
+    // The answer is made of the memory's own notes array, which the case's next command extends:
+    // an answer made after the next command's note was added would carry that note too.
+    const id = (await adminA.post('/cases', { patientName: 'P', doctorName: 'D', clinicName: 'C' })).body.id;
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, n) => adminA.post(`/cases/${id}/notes`, { text: `at once ${n}` })),
+    );
+    const { body: last } = await adminA.get(`/cases/${id}`);
+    expect(last.version).toBe(1 + answers.length);
+    const texts = (state: Case) => state.notes.map((note) => note.text);
+    for (const answer of answers) {
+      expect(answer.status).toBe(201);
+      // The creation's note, then those up to this answer's own.
+      expect(texts(answer.body)).toEqual(texts(last).slice(0, answer.body.version));
+    }
+    expect(new Set(answers.map(({ body }) => body.version)).size).toBe(answers.length);
+  });
+
   it('decides on the newer state when the memory would refuse or do nothing', async () => {
     const id = (await adminA.post('/cases', { patientName: 'P', doctorName: 'D', clinicName: 'C' })).body.id;
     expect((await adminA.post(`/cases/${id}/hold`)).body.onHold).toBe(true);

@@ -100,6 +100,25 @@ export class CaseCommandService {
   }
 
   execute(caseId: string, command: CaseCommand, actor: Actor, options: CommandOptions): Promise<Case> {
+    return this.inTurn(caseId, async () =>
+      copied(await this.decideAndAppend(caseId, command, actor, options)),
+    );
+  }
+
+  /**
+   * As execute, but the state's notes are the memory's own array, not a copy: for an answer made of
+   * them at once (CaseAnswerJson's bytes, in the microtasks right after), never kept. The case's
+   * next command extends that array only after its own append's round trip, so what is made before
+   * then sees this command's notes and no later one. A copy of every note per command was the
+   * largest part of what the requests in flight held across a scavenge (docs/performance.md,
+   * "What the API's heap holds and what it promotes").
+   */
+  executeForAnswer(
+    caseId: string,
+    command: CaseCommand,
+    actor: Actor,
+    options: CommandOptions,
+  ): Promise<Case> {
     return this.inTurn(caseId, () => this.decideAndAppend(caseId, command, actor, options));
   }
 
@@ -211,6 +230,7 @@ export class CaseCommandService {
     };
   }
 
+  /** The new state, its notes the memory's own (see remember). */
   private async decideAndAppend(
     caseId: string,
     command: CaseCommand,
@@ -254,7 +274,8 @@ export class CaseCommandService {
   /**
    * The whole case that `events` made, `next`, which the answer is; remembered for the case's next
    * command. Its notes are those the memory kept with the events' new ones after them, else (no
-   * memory, or events that rewrote the notes) read once: a snapshot's earlier notes.
+   * memory, or events that rewrote the notes) read once: a snapshot's earlier notes. They are the
+   * memory's own array, which the case's next command extends (executeForAnswer).
    */
   private async remember(
     caseId: string,
@@ -270,9 +291,8 @@ export class CaseCommandService {
     } else notes = (await this.projection.withNotes(next)).notes.slice();
     this.remembered.set(caseId, { state: this.projection.asSnapshot(next), notes });
     if (this.remembered.size > REMEMBERED_CASES) this.remembered.delete(this.remembered.keys().next().value!);
-    // The answer's notes are a copy: the memory's grow with the case's next note.
     const { earlierNotes: _earlier, ...whole } = next;
-    return { ...whole, notes: notes.slice() };
+    return { ...whole, notes };
   }
 
   /** The events the command decides on `state`; throws the domain's rejection. */
@@ -308,6 +328,11 @@ export class CaseCommandService {
   private committed(events: RecordedEvent[]): void {
     this.emitter.emit(EVENTS_COMMITTED, { events } satisfies EventsCommitted);
   }
+}
+
+/** The state as execute answers it: its notes a copy, as the memory's grow with the case's next note. */
+function copied(state: Case): Case {
+  return { ...state, notes: state.notes.slice() };
 }
 
 function hasFromStatus(command: CaseCommand): boolean {

@@ -46,10 +46,15 @@ export abstract class CaseCommandRoutes {
       return answersCase(route) ? answered.then((state) => this.caseAnswer(state as Case)) : answered;
     }
     const command = route.command(input);
-    return this.counts.counted(route.countAs?.(input) ?? command.type, async () => {
-      const updated: Case = await this.commands.execute(params.id, command, actor, input.options);
-      return route.answer ? route.answer(updated, input) : this.caseAnswer(updated);
-    });
+    return this.counts.counted(route.countAs?.(input) ?? command.type, () =>
+      route.answer
+        ? this.commands
+            .execute(params.id, command, actor, input.options)
+            .then((updated) => route.answer!(updated, input))
+        : this.commands
+            .executeForAnswer(params.id, command, actor, input.options)
+            .then((updated) => this.caseAnswer(updated)),
+    );
   }
 
   /** The case's JSON bytes: Fastify sends a Buffer as it is, under the route's JSON Content-Type. */
