@@ -51,7 +51,8 @@ export abstract class CaseCommandRoutes {
         ? this.commands
             .execute(params.id, command, actor, input.options)
             .then((updated) => route.answer!(updated, input))
-        : this.commands
+        : // Its bytes made at once: the state's notes are the memory's own (executeForAnswer).
+          this.commands
             .executeForAnswer(params.id, command, actor, input.options)
             .then((updated) => this.caseAnswer(updated)),
     );
