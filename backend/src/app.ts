@@ -70,7 +70,9 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   const api = `${config.basePath}api`;
   // The hooks every request passes, in this order, once Fastify has matched its route. While
   // draining, answers end their connections (see ProcessLifecycle).
-  http.addHook('onRequest', app.get(ProcessLifecycle).closeConnectionsWhileDraining);
+  const lifecycle = app.get(ProcessLifecycle);
+  http.addHook('onRequest', lifecycle.closeConnectionsWhileDraining);
+  http.addHook('onSend', lifecycle.closeAnsweredConnectionsWhileDraining);
   http.addHook(
     'onRequest',
     requestContext(options.logger === false ? undefined : rootLogger.child({ context: 'HTTP' })),
